@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make          build the AF_XDP core, its selftests and the samples into build/
+# make check    install what is missing, build, run the selftests (TAP)
+# make run      install what is missing, build, run the main measurement
+# make deps     install what is missing (apt) and the kselftest framework
+# make clean    remove build/ and the installed framework
+#
+# KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
+
+include KERNEL_PIN
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+BIN := $(BUILD)/bin
+XSK_DIR := tools/testing/selftests/xsk
+XSK_OUT := $(BUILD)/selftests/xsk
+KSFT_DIR := tools/testing/selftests
+KSFT_FILES := lib.mk kselftest.h kselftest_harness.h kselftest
+KSFT_STAMP := $(KSFT_DIR)/.framework-$(KERNEL_PKG_VERSION)
+
+CC := gcc
+CFLAGS := -O2 -g -Wall -Wextra -Werror
+export CC
+
+SAMPLES := xdpsock
+
+.PHONY: all deps selftests-framework selftests samples check run clean help
+
+all: selftests samples
+
+help:
+	@sed -n '3,11s/^# \{0,1\}//p' Makefile
+
+deps: selftests-framework
+	@scripts/deps.sh
+
+# The kselftest framework comes from the pinned kernel source, unchanged
+selftests-framework: $(KSFT_STAMP)
+
+$(KSFT_STAMP): KERNEL_PIN
+	@scripts/deps.sh
+	@src="$(KERNEL_SRC)"; \
+	if [ -z "$$src" ]; then src=$$(scripts/kernel-source.sh $(BUILD)/src) || exit 1; fi; \
+	for f in $(KSFT_FILES); do \
+		[ -e "$$src/$(KSFT_DIR)/$$f" ] || { echo "$$src has no $(KSFT_DIR)/$$f" >&2; exit 1; }; \
+		rm -rf $(KSFT_DIR)/$$f; cp -a "$$src/$(KSFT_DIR)/$$f" $(KSFT_DIR)/; \
+	done
+	@rm -f $(KSFT_DIR)/.framework-*
+	@touch $@
+
+selftests: $(KSFT_STAMP)
+	@mkdir -p $(XSK_OUT)
+	@$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
+
+XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
+SAMPLE_CFLAGS := $(CFLAGS) -I$(XSK_DIR) -I$(XSK_OUT) \
+		 $(shell pkg-config --cflags libbpf 2>/dev/null)
+SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread
+
+samples: $(addprefix $(BIN)/,$(SAMPLES))
+
+$(BIN)/%: samples/%.c $(wildcard samples/*.h) selftests
+	@mkdir -p $(BIN)
+	@printf '  %-8s %s\n' CC $@
+	@$(CC) $(SAMPLE_CFLAGS) -Isamples $< $(filter samples/%.c,$(wildcard samples/lib_*.c)) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
+
+check: deps all
+	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT)
+
+run: deps all
+	@$(BIN)/xdpsock --rxdrop --duration 5
+
+clean:
+	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*
+	@$(MAKE) --no-print-directory -C $(XSK_DIR) clean >/dev/null 2>&1 || true

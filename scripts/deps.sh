@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh - install with apt what the build and the tests need, when missing.
+# Fast (no apt call at all) when everything is there.
+set -euo pipefail
+
+pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
+      bpftool iproute2 ethtool xz-utils ca-certificates)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages: ${missing[*]}; run as root or install them" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get -q update >&2
+apt-get -q install -y --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-source.sh DIR - unpack the pinned kernel source (KERNEL_PIN) into
+# DIR/$KERNEL_PKG and print that path.
+#
+# The package comes from the unstable suite of the mirror this machine's apt
+# is already configured with, through a private source list and apt state
+# under DIR: the machine's own apt configuration is left as it is.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/KERNEL_PIN"
+
+die() { echo "kernel-source: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || die "usage: $0 DIR"
+dir=$(mkdir -p "$1" && cd "$1" && pwd)
+tree="$dir/$KERNEL_PKG"
+stamp="$tree/.unpacked-$KERNEL_PKG_VERSION"
+if [ -f "$stamp" ]; then
+	echo "$tree"
+	exit 0
+fi
+
+# The first Debian archive URI of the machine's apt sources, deb822 or not
+mirror_uri() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		case "$f" in
+		*.sources) awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f" ;;
+		*) awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/ && $i !~ /=/) { print $i; break } }' "$f" ;;
+		esac
+	done | grep -v -e security -e updates -e backports | grep '/debian/\?$' | head -n 1
+}
+
+uri=$(mirror_uri) || true
+[ -n "$uri" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}: cannot fetch $KERNEL_PKG; set KERNEL_SRC=/path/to/linux instead"
+
+apt="$dir/apt"
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $KERNEL_SUITE main" \
+	> "$apt/sources.list"
+opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
+      -o "Dir::Etc::SourceParts=/dev/null"
+      -o "Dir::State::Lists=$apt/lists"
+      -o "Dir::Cache=$apt/cache"
+      -o "Dir::State::status=/dev/null"
+      -o "APT::Sandbox::User=root")
+
+deb="$apt/${KERNEL_PKG}_${KERNEL_PKG_VERSION}_all.deb"
+if [ ! -f "$deb" ]; then
+	echo "kernel-source: fetching $KERNEL_PKG $KERNEL_PKG_VERSION ($KERNEL_SUITE) from $uri" >&2
+	apt-get "${opts[@]}" -q update >&2 ||
+		die "apt-get update of the private $KERNEL_SUITE source list failed"
+	have=$(apt-cache "${opts[@]}" show "$KERNEL_PKG" 2>/dev/null |
+	       awk '/^Version:/ { print $2 }' | tr '\n' ' ')
+	(cd "$apt" && apt-get "${opts[@]}" -q download \
+		"$KERNEL_PKG=$KERNEL_PKG_VERSION" >&2) ||
+		die "$KERNEL_PKG $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); update KERNEL_PIN or set KERNEL_SRC=/path/to/linux"
+fi
+
+echo "kernel-source: unpacking $KERNEL_PKG $KERNEL_PKG_VERSION into $tree" >&2
+rm -rf "$tree" "$dir/x"
+dpkg-deb -x "$deb" "$dir/x"
+tar -xf "$dir/x/usr/src/$KERNEL_PKG.tar.xz" -C "$dir"
+rm -rf "$dir/x"
+[ -f "$tree/Makefile" ] || die "unexpected package layout: no $tree/Makefile"
+touch "$stamp"
+echo "$tree"

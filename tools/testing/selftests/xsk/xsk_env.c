@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * veth pair across two private network namespaces.  See xsk_env.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <linux/if_packet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "xsk_env.h"
+#include "xsk_prog.skel.h"
+
+#define NETNS_RUN_DIR "/run/netns"
+
+static struct xsk_env *live_envs;
+static unsigned int env_seq;
+
+int xenv_run(char *out, size_t outlen, const char *const argv[])
+{
+	int pfd[2], status;
+	size_t used = 0;
+	ssize_t n;
+	pid_t pid;
+	char sink[256];
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (!pid) {
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		char *dst = out && used + 1 < outlen ? out + used : sink;
+		size_t room = dst == sink ? sizeof(sink) : outlen - used - 1;
+
+		n = read(pfd[0], dst, room);
+		if (n <= 0)
+			break;
+		if (dst != sink)
+			used += n;
+	}
+	if (out && outlen)
+		out[used] = '\0';
+	close(pfd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static int __attribute__((format(printf, 3, 4)))
+env_fail(char *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err, XSK_ERRLEN, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/* Run a command; on failure describe it and what it printed in err */
+static int run_or_fail(char *err, const char *const argv[])
+{
+	char out[XSK_ERRLEN / 2] = "", cmd[XSK_ERRLEN / 2] = "";
+	size_t i, n = 0;
+	int ret;
+
+	ret = xenv_run(out, sizeof(out), argv);
+	if (!ret)
+		return 0;
+	for (i = 0; argv[i] && n < sizeof(cmd); i++)
+		n += snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "",
+			      argv[i]);
+	out[strcspn(out, "\n")] = '\0';
+	return env_fail(err, -EIO, "'%s' failed: %s", cmd, out);
+}
+
+static void netns_del(const char *name)
+{
+	const char *argv[] = { "ip", "netns", "del", name, NULL };
+
+	xenv_run(NULL, 0, argv);
+}
+
+int xenv_reap_stale(void)
+{
+	struct dirent *de;
+	int reaped = 0;
+	DIR *dir;
+
+	dir = opendir(NETNS_RUN_DIR);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		unsigned int seq;
+		char side;
+		int pid;
+
+		if (sscanf(de->d_name, XENV_PREFIX "%d-%u-%c", &pid, &seq,
+			   &side) != 3)
+			continue;
+		if (pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		netns_del(de->d_name);
+		reaped++;
+	}
+	closedir(dir);
+	return reaped;
+}
+
+/* Only what this process made: a forked child must not undo its parent's */
+static void destroy_all(void)
+{
+	struct xsk_env *env = live_envs, *next;
+
+	for (; env; env = next) {
+		next = env->next;
+		if (env->owner == getpid())
+			xenv_destroy(env);
+	}
+}
+
+static void on_signal(int sig)
+{
+	destroy_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_cleanup(void)
+{
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_signal };
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	unsigned int i;
+
+	if (done)
+		return;
+	done = true;
+	atexit(destroy_all);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* Leave a handler the program installed itself alone */
+		if (!sigaction(sigs[i], NULL, &old) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int xenv_enter(struct xsk_env *env, int side)
+{
+	int fd = side < 0 ? env->home_fd : env->ns_fd[side];
+
+	if (env->cur == side)
+		return 0;
+	if (setns(fd, CLONE_NEWNET))
+		return -errno;
+	env->cur = side;
+	return 0;
+}
+
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;	/* no IPv6: fine */
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* Wait until the kernel has the link up and its qdisc activated */
+static int wait_running(const char *ifname)
+{
+	struct ifreq ifr = {};
+	int fd, i, ret = -ETIMEDOUT;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	for (i = 0; i < 500; i++) {
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+			ret = -errno;
+			break;
+		}
+		if (ifr.ifr_flags & IFF_RUNNING) {
+			ret = 0;
+			break;
+		}
+		usleep(10000);
+	}
+	close(fd);
+	return ret;
+}
+
+static int setup_side(struct xsk_env *env, int side, char *err)
+{
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", env->ns[side]);
+	env->ns_fd[side] = open(path, O_RDONLY | O_CLOEXEC);
+	if (env->ns_fd[side] < 0)
+		return env_fail(err, -errno, "open %s: %s", path,
+				strerror(errno));
+	ret = xenv_enter(env, side);
+	if (ret)
+		return env_fail(err, ret, "setns %s: %s", env->ns[side],
+				strerror(-ret));
+	/* Quiet links: no IPv6 autoconfiguration, router or MLD traffic */
+	write_sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
+	write_sysctl("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
+	return 0;
+}
+
+static int link_up(struct xsk_env *env, int side, char *err)
+{
+	char mtu[16], mac[18];
+	const unsigned char *m = env->mac[side];
+	const char *argv[] = {
+		"ip", "-n", env->ns[side], "link", "set", env->ifname[side],
+		"address", mac, "mtu", mtu, "up", NULL,
+	};
+
+	snprintf(mtu, sizeof(mtu), "%u", env->mtu);
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	return run_or_fail(err, argv);
+}
+
+static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
+		      char *err)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_ifindex = env->ifindex[XENV_PEER],
+	};
+
+	env->pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (env->pkt_fd < 0)
+		return env_fail(err, -errno, "socket(AF_PACKET): %s",
+				strerror(errno));
+	if (bind(env->pkt_fd, (struct sockaddr *)&sll, sizeof(sll)))
+		return env_fail(err, -errno, "bind AF_PACKET to %s: %s",
+				env->ifname[XENV_PEER], strerror(errno));
+	if (o->no_peer_prog)
+		return 0;
+
+	env->peer_skel = xsk_prog_bpf__open_and_load();
+	if (!env->peer_skel)
+		return env_fail(err, -errno, "loading the peer's XDP program: %s",
+				strerror(errno));
+	{
+		LIBBPF_OPTS(bpf_link_create_opts, lopts,
+			    .flags = XDP_FLAGS_DRV_MODE);
+
+		env->peer_link_fd =
+			bpf_link_create(bpf_program__fd(env->peer_skel->progs.xdp_pass),
+					env->ifindex[XENV_PEER], BPF_XDP,
+					&lopts);
+	}
+	if (env->peer_link_fd < 0)
+		return env_fail(err, -errno, "native XDP on the peer %s: %s",
+				env->ifname[XENV_PEER], strerror(errno));
+	return 0;
+}
+
+int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
+{
+	struct xsk_env *env;
+	char q[16];
+	int side, ret;
+
+	*envp = NULL;
+	install_cleanup();
+	xenv_reap_stale();
+
+	env = calloc(1, sizeof(*env));
+	if (!env)
+		return env_fail(err, -ENOMEM, "out of memory");
+	env->ns_fd[0] = env->ns_fd[1] = -1;
+	env->peer_link_fd = env->pkt_fd = -1;
+	env->cur = -1;
+	env->owner = getpid();
+	env->mtu = o && o->mtu ? o->mtu : 1500;
+	env->queues = o && o->queues ? o->queues : 1;
+	env->home_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (env->home_fd < 0) {
+		free(env);
+		return env_fail(err, -errno, "/proc/self/ns/net: %s",
+				strerror(errno));
+	}
+	env->next = live_envs;
+	live_envs = env;
+
+	for (side = 0; side < 2; side++) {
+		snprintf(env->ns[side], sizeof(env->ns[side]),
+			 XENV_PREFIX "%d-%u-%c", getpid(), env_seq,
+			 side == XENV_DUT ? 'd' : 'p');
+		/* Both in private namespaces: fixed names cannot collide */
+		snprintf(env->ifname[side], sizeof(env->ifname[side]),
+			 side == XENV_DUT ? "veth0" : "veth1");
+		memcpy(env->mac[side], (unsigned char[6]){ 0x02, 0, 0, 0, 0,
+			side + 1 }, 6);
+	}
+	env_seq++;
+	snprintf(q, sizeof(q), "%u", env->queues);
+
+	for (side = 0; side < 2; side++) {
+		const char *argv[] = { "ip", "netns", "add", env->ns[side],
+				       NULL };
+
+		ret = run_or_fail(err, argv);
+		if (!ret)
+			ret = setup_side(env, side, err);
+		if (ret)
+			goto fail;
+	}
+	{
+		const char *argv[] = {
+			"ip", "-n", env->ns[XENV_DUT], "link", "add",
+			env->ifname[XENV_DUT], "numtxqueues", q,
+			"numrxqueues", q, "type", "veth", "peer", "name",
+			env->ifname[XENV_PEER], "netns", env->ns[XENV_PEER],
+			"numtxqueues", q, "numrxqueues", q, NULL,
+		};
+
+		ret = run_or_fail(err, argv);
+		if (ret)
+			goto fail;
+	}
+	for (side = 0; side < 2 && !ret; side++)
+		ret = link_up(env, side, err);
+	for (side = 0; side < 2 && !ret; side++) {
+		ret = xenv_enter(env, side);
+		if (!ret)
+			ret = wait_running(env->ifname[side]);
+		if (ret)
+			env_fail(err, ret, "%s did not come up: %s",
+				 env->ifname[side], strerror(-ret));
+		env->ifindex[side] = if_nametoindex(env->ifname[side]);
+	}
+	if (!ret)
+		ret = setup_peer(env, o ? o : &(struct xenv_opts){}, err);
+	if (ret)
+		goto fail;
+	ret = xenv_enter(env, XENV_DUT);
+	if (ret)
+		goto fail;
+	*envp = env;
+	return 0;
+fail:
+	xenv_destroy(env);
+	return ret;
+}
+
+void xenv_destroy(struct xsk_env *env)
+{
+	struct xsk_env **pp;
+	int side;
+
+	if (!env)
+		return;
+	for (pp = &live_envs; *pp; pp = &(*pp)->next) {
+		if (*pp == env) {
+			*pp = env->next;
+			break;
+		}
+	}
+	if (env->pkt_fd >= 0)
+		close(env->pkt_fd);
+	if (env->peer_link_fd >= 0)
+		close(env->peer_link_fd);
+	xsk_prog_bpf__destroy(env->peer_skel);
+	xenv_enter(env, -1);
+	for (side = 0; side < 2; side++) {
+		if (env->ns_fd[side] >= 0)
+			close(env->ns_fd[side]);
+		if (env->ns[side][0])
+			netns_del(env->ns[side]);
+	}
+	close(env->home_fd);
+	free(env);
+}
+
+int xenv_send(struct xsk_env *env, const void *frame, size_t len)
+{
+	for (;;) {
+		ssize_t n = send(env->pkt_fd, frame, len, 0);
+
+		if (n == (ssize_t)len)
+			return 0;
+		if (n >= 0)
+			return -EMSGSIZE;
+		if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		sched_yield();
+	}
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The test environment: a veth pair across two private network namespaces,
+ * "dut" (the side under test) and "peer" (where traffic comes from).
+ *
+ * Names are unique per run (xsk-PID-N-{d,p}), so parallel runs never collide;
+ * nothing outside the two namespaces is touched.  The peer runs a native
+ * XDP_PASS program so that the veth accepts XDP_TX and redirected frames.
+ * Everything is removed by xenv_destroy(), at exit, and on SIGINT, SIGTERM
+ * and SIGHUP; what a killed run left behind is removed by the next
+ * xenv_create() (or xenv_reap_stale()).
+ */
+#ifndef XSK_ENV_H
+#define XSK_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <net/if.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "xsk_core.h"
+
+#define XENV_PREFIX	"xsk-"
+
+enum xenv_side {
+	XENV_DUT,
+	XENV_PEER,
+};
+
+struct xenv_opts {
+	__u32 mtu;		/* default 1500 */
+	__u32 queues;		/* default 1 */
+	bool no_peer_prog;	/* leave the peer without XDP */
+};
+
+struct xsk_env {
+	char ns[2][32];
+	char ifname[2][IF_NAMESIZE];
+	int ifindex[2];
+	unsigned char mac[2][6];
+	int ns_fd[2];
+	int home_fd;		/* the network namespace we came from */
+	int cur;		/* side we are in, or -1 for home */
+	__u32 mtu;
+	__u32 queues;
+	struct xsk_prog_bpf *peer_skel;
+	int peer_link_fd;
+	int pkt_fd;		/* AF_PACKET socket on the peer's veth */
+	pid_t owner;
+	struct xsk_env *next;
+};
+
+int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err);
+void xenv_destroy(struct xsk_env *env);
+
+/* Move this thread into a side's namespace (or back home with -1) */
+int xenv_enter(struct xsk_env *env, int side);
+
+/* Send one frame out of the peer's veth towards the dut (AF_PACKET) */
+int xenv_send(struct xsk_env *env, const void *frame, size_t len);
+
+/* Remove namespaces left by runs whose process is gone; returns how many */
+int xenv_reap_stale(void);
+
+/* Run a command (argv[0] looked up in PATH); output goes to out if given */
+int xenv_run(char *out, size_t outlen, const char *const argv[]);
+
+#endif /* XSK_ENV_H */

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+
+#include "xsk_pkt.h"
+
+static __u8 pattern(__u32 seq, size_t off)
+{
+	return (__u8)(seq * 7 + off * 13 + (off >> 8));
+}
+
+static __u16 ip_csum(const void *hdr, size_t len)
+{
+	const __u16 *p = hdr;
+	__u32 sum = 0;
+
+	for (; len > 1; len -= 2)
+		sum += *p++;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+void xsk_pkt_build(void *buf, size_t len, const unsigned char dst[6],
+		   const unsigned char src[6], __u16 flow, __u32 seq)
+{
+	struct ethhdr *eth = buf;
+	struct iphdr *ip = (struct iphdr *)(eth + 1);
+	struct udphdr *udp = (struct udphdr *)(ip + 1);
+	__u8 *payload = (__u8 *)(udp + 1);
+	size_t i, plen = len - XSK_PKT_HDR_LEN;
+
+	memcpy(eth->h_dest, dst, ETH_ALEN);
+	memcpy(eth->h_source, src, ETH_ALEN);
+	eth->h_proto = htons(ETH_P_IP);
+
+	memset(ip, 0, sizeof(*ip));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tot_len = htons(len - ETH_HLEN);
+	ip->id = htons((__u16)seq);
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->saddr = htonl(0xc6120002);	/* 198.18.0.2 */
+	ip->daddr = htonl(0xc6120001);	/* 198.18.0.1 */
+	ip->check = ip_csum(ip, sizeof(*ip));
+
+	udp->source = htons(flow);
+	udp->dest = htons(XSK_PKT_DST_PORT);
+	udp->len = htons(len - ETH_HLEN - sizeof(*ip));
+	udp->check = 0;
+
+	memcpy(payload, &seq, sizeof(seq));
+	for (i = sizeof(seq); i < plen; i++)
+		payload[i] = pattern(seq, i);
+}
+
+size_t xsk_pkt_check(const void *buf, size_t len, struct xsk_pkt_info *info)
+{
+	const struct ethhdr *eth = buf;
+	const struct iphdr *ip = (const struct iphdr *)(eth + 1);
+	const struct udphdr *udp = (const struct udphdr *)(ip + 1);
+	const __u8 *payload = (const __u8 *)(udp + 1);
+	size_t i, plen;
+
+	if (len < XSK_PKT_MIN_LEN)
+		return len + 1;
+	if (eth->h_proto != htons(ETH_P_IP))
+		return offsetof(struct ethhdr, h_proto) + 1;
+	if (ntohs(ip->tot_len) != len - ETH_HLEN || ip_csum(ip, sizeof(*ip)))
+		return ETH_HLEN + 1;
+	if (ntohs(udp->len) != len - ETH_HLEN - sizeof(*ip))
+		return ETH_HLEN + sizeof(*ip) + 1;
+	memcpy(&info->seq, payload, sizeof(info->seq));
+	info->sport = ntohs(udp->source);
+	info->dport = ntohs(udp->dest);
+	memcpy(info->dst, eth->h_dest, ETH_ALEN);
+	memcpy(info->src, eth->h_source, ETH_ALEN);
+	plen = len - XSK_PKT_HDR_LEN;
+	for (i = sizeof(info->seq); i < plen; i++)
+		if (payload[i] != pattern(info->seq, i))
+			return XSK_PKT_HDR_LEN + i + 1;
+	return 0;
+}

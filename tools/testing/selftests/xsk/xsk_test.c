@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AF_XDP core selftests on a veth pair in two private network namespaces.
+ *
+ * Every test asserts exact values: packet and descriptor counts, payload
+ * bytes, XDP_STATISTICS counters, errno values.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kselftest_harness.h"
+#include "xsk_core.h"
+#include "xsk_env.h"
+#include "xsk_pkt.h"
+#include "xsk_prog.skel.h"
+
+#define NR_PKTS		1000U
+#define PKT_LEN		64
+#define JUMBO_MTU	9000
+#define JUMBO_LEN	(JUMBO_MTU + 14)
+#define RX_WAIT_MS	2000
+#define QUIET_MS	100
+
+static __u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* Send n frames of len bytes from the peer, flow 1000 + i % flows */
+static int send_frames(struct xsk_env *env, __u32 n, __u32 len, __u32 first)
+{
+	unsigned char frame[JUMBO_LEN];
+	__u32 i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		xsk_pkt_build(frame, len, env->mac[XENV_DUT],
+			      env->mac[XENV_PEER], 1000, first + i);
+		ret = xenv_send(env, frame, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct rx_result {
+	__u32 packets;
+	__u32 descs;
+	__u32 bad_payload;	/* frames whose bytes were wrong */
+	__u32 bad_len;
+	__u32 bad_ndesc;	/* packets not in the expected descriptors */
+	__u32 out_of_order;
+};
+
+/*
+ * Receive until want packets came or RX_WAIT_MS passed, then QUIET_MS more
+ * to see that nothing else comes.  Each packet must be len bytes, in ndesc
+ * descriptors, with sequence numbers first, first + 1, ...
+ */
+static void recv_frames(struct xsk_socket *xs, __u32 want, __u32 len,
+			__u32 ndesc, __u32 first, struct rx_result *r)
+{
+	static unsigned char buf[2 * JUMBO_LEN];
+	__u64 deadline = now_ms() + RX_WAIT_MS;
+	bool quiet = false;
+
+	memset(r, 0, sizeof(*r));
+	for (;;) {
+		struct xsk_pkt_info info;
+		__u32 nd = 0;
+		int n;
+
+		n = xsk_rx_packet(xs, buf, sizeof(buf), &nd);
+		if (n > 0) {
+			r->packets++;
+			r->descs += nd;
+			if ((__u32)n != len)
+				r->bad_len++;
+			else if (xsk_pkt_check(buf, n, &info))
+				r->bad_payload++;
+			else if (info.seq != first + r->packets - 1)
+				r->out_of_order++;
+			if (nd != ndesc)
+				r->bad_ndesc++;
+			continue;
+		}
+		if (now_ms() > deadline)
+			break;
+		if (r->packets >= want && !quiet) {
+			quiet = true;
+			deadline = now_ms() + QUIET_MS;
+		}
+		xsk_kick_fill(xs);
+		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1, 10);
+	}
+}
+
+static bool is_root(void)
+{
+	return geteuid() == 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+FIXTURE(xsk) {
+	struct xsk_env *env;
+	struct xsk_port *port;
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_VARIANT(xsk) {
+	enum xsk_mode mode;
+};
+
+FIXTURE_VARIANT_ADD(xsk, native) {
+	.mode = XSK_MODE_NATIVE,
+};
+
+FIXTURE_VARIANT_ADD(xsk, generic) {
+	.mode = XSK_MODE_GENERIC,
+};
+
+FIXTURE_SETUP(xsk)
+{
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	ASSERT_EQ(0, xenv_create(&self->env, NULL, self->err))
+		TH_LOG("%s", self->err);
+}
+
+FIXTURE_TEARDOWN(xsk)
+{
+	xsk_port_close(self->port);
+	xenv_destroy(self->env);
+}
+
+static int open_port(struct xsk_env *env, struct xsk_port **port,
+		     enum xsk_mode mode, const struct xsk_socket_opts *so,
+		     char *err)
+{
+	struct xsk_port_opts o = {
+		.ifname = env->ifname[XENV_DUT],
+		.mode = mode,
+	};
+
+	if (so)
+		o.sock = *so;
+	return xsk_port_open(port, &o, err);
+}
+
+/* N frames from the peer: N descriptors, exact bytes, counted once each */
+TEST_F(xsk, rx_exact)
+{
+	struct xsk_prog_counters c;
+	struct xsk_statistics st;
+	struct rx_result r;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
+			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(variant->mode, self->port->mode);
+	ASSERT_EQ(0, send_frames(self->env, NR_PKTS, PKT_LEN, 0));
+	recv_frames(self->port->socks[0], NR_PKTS, PKT_LEN, 1, 0, &r);
+	EXPECT_EQ(NR_PKTS, r.packets);
+	EXPECT_EQ(NR_PKTS, r.descs);
+	EXPECT_EQ(0U, r.bad_len);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_EQ(0U, r.out_of_order);
+	ASSERT_EQ(0, xsk_prog_counters_read(self->port->skel, &c));
+	EXPECT_EQ(NR_PKTS, c.rx_packets);
+	EXPECT_EQ(NR_PKTS, c.redirected);
+	EXPECT_EQ((__u64)NR_PKTS * PKT_LEN, c.rx_bytes);
+	ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
+	EXPECT_EQ(0U, st.rx_dropped);
+	EXPECT_EQ(0U, st.rx_ring_full);
+}
+
+/* Unaligned chunks of a size that is no power of two */
+TEST_F(xsk, rx_unaligned_chunks)
+{
+	struct xsk_socket_opts so = { .unaligned = true, .frame_size = 3000 };
+	struct rx_result r;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
+			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, send_frames(self->env, NR_PKTS, 1500, 0));
+	recv_frames(self->port->socks[0], NR_PKTS, 1500, 1, 0, &r);
+	EXPECT_EQ(NR_PKTS, r.packets);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_EQ(0U, r.bad_len);
+}
+
+/*
+ * Copy mode sets the TX ring's need_wakeup flag always and the fill ring's
+ * never: the core makes one sendto() per packet queued and no recvfrom().
+ * Without need_wakeup it kicks TX every time.  Frames sent by the dut are
+ * counted by the peer's XDP program.
+ */
+static void rx_tx_wakeup(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(xsk) *self, enum xsk_mode mode,
+			 bool need_wakeup)
+{
+	struct xsk_socket_opts so = { .no_need_wakeup = !need_wakeup };
+	unsigned char frame[PKT_LEN];
+	struct xsk_socket *xs;
+	struct xsk_prog_counters peer;
+	__u32 i, flagged = 0;
+	struct rx_result r;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, mode, &so, self->err))
+		TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_EQ(need_wakeup, xs->need_wakeup);
+	for (i = 0; i < NR_PKTS; i++) {
+		xsk_pkt_build(frame, sizeof(frame), self->env->mac[XENV_PEER],
+			      self->env->mac[XENV_DUT], 2000, i);
+		flagged += xring_needs_wakeup(&xs->tx);
+		while (xsk_tx_packet(xs, frame, sizeof(frame)) == -EAGAIN)
+			xsk_comp_reclaim(xs);
+	}
+	EXPECT_EQ(NR_PKTS, flagged);	/* copy mode: always set */
+	EXPECT_EQ(NR_PKTS, xs->stats.tx_kicks);
+	ASSERT_EQ(0, xsk_prog_counters_read(self->env->peer_skel, &peer));
+	EXPECT_EQ(NR_PKTS, peer.rx_packets);
+
+	ASSERT_EQ(0, send_frames(self->env, NR_PKTS, PKT_LEN, 0));
+	recv_frames(xs, NR_PKTS, PKT_LEN, 1, 0, &r);
+	EXPECT_EQ(NR_PKTS, r.packets);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_FALSE(xring_needs_wakeup(&xs->fill));
+	EXPECT_EQ(0U, xs->stats.fill_kicks);
+}
+
+TEST_F(xsk, need_wakeup_on)
+{
+	rx_tx_wakeup(_metadata, self, variant->mode, true);
+}
+
+TEST_F(xsk, need_wakeup_off)
+{
+	rx_tx_wakeup(_metadata, self, variant->mode, false);
+}
+
+/* RX ring of 64 never read: 64 arrive, the rest count as rx_ring_full */
+TEST_F(xsk, stats_rx_ring_full)
+{
+	struct xsk_socket_opts so = { .rx_size = 64, .fill_size = 256 };
+	struct xsk_statistics st;
+	struct rx_result r;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
+			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, send_frames(self->env, 100, PKT_LEN, 0));
+	ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
+	EXPECT_EQ(36U, st.rx_ring_full);
+	EXPECT_EQ(0U, st.rx_dropped);
+	EXPECT_EQ(0U, st.rx_fill_ring_empty_descs);
+	recv_frames(self->port->socks[0], 64, PKT_LEN, 1, 0, &r);
+	EXPECT_EQ(64U, r.packets);
+	EXPECT_EQ(0U, r.out_of_order);
+}
+
+/* Only 32 frames in the fill ring: the other 68 are dropped and counted */
+TEST_F(xsk, stats_fill_ring_empty)
+{
+	struct xsk_socket_opts so = { .nr_frames = 32 };
+	struct xsk_statistics st;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
+			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, send_frames(self->env, 100, PKT_LEN, 0));
+	ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
+	EXPECT_EQ(68U, st.rx_fill_ring_empty_descs);
+	EXPECT_EQ(68U, st.rx_dropped);
+	EXPECT_EQ(0U, st.rx_ring_full);
+	EXPECT_EQ(32U, xring_cons_nb_avail(&self->port->socks[0]->rx, 1024));
+}
+
+/* Descriptors longer than a frame are invalid, and completed back */
+TEST_F(xsk, stats_tx_invalid_descs)
+{
+	struct xsk_statistics st;
+	struct xsk_socket *xs;
+	__u32 idx, i, kicks;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
+			       self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_EQ(5U, xring_prod_reserve(&xs->tx, 5, &idx));
+	for (i = 0; i < 5; i++) {
+		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+
+		d->addr = xsk_frame_alloc(xs);
+		d->len = xs->frame_size + 1;
+		d->options = 0;
+	}
+	xring_prod_submit(&xs->tx, 5);
+	for (kicks = 0; kicks < 10 && xs->stats.tx_completed < 5; kicks++) {
+		xsk_kick_tx(xs);
+		xsk_comp_reclaim(xs);
+	}
+	ASSERT_EQ(0, xsk_socket_stats(xs, &st));
+	EXPECT_EQ(5U, st.tx_invalid_descs);
+	EXPECT_EQ(5U, xs->stats.tx_completed);
+}
+
+/* Each kick with nothing in the TX ring counts once */
+TEST_F(xsk, stats_tx_ring_empty)
+{
+	struct xsk_statistics st;
+	int i;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
+			       self->err)) TH_LOG("%s", self->err);
+	for (i = 0; i < 7; i++)
+		ASSERT_TRUE(xsk_kick_tx(self->port->socks[0]));
+	ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
+	EXPECT_EQ(7U, st.tx_ring_empty_descs);
+	EXPECT_EQ(0U, st.tx_invalid_descs);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Modes and their reporting                                                 */
+
+FIXTURE(modes) {
+	struct xsk_env *env;
+	struct xsk_port *port;
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_SETUP(modes)
+{
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	ASSERT_EQ(0, xenv_create(&self->env, NULL, self->err))
+		TH_LOG("%s", self->err);
+}
+
+FIXTURE_TEARDOWN(modes)
+{
+	xsk_port_close(self->port);
+	xenv_destroy(self->env);
+}
+
+static __u32 kernel_attach_mode(int ifindex)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return (__u32)-1;
+	return q.attach_mode;
+}
+
+static bool xdp_options_zc(int fd)
+{
+	struct xdp_options o = {};
+	socklen_t len = sizeof(o);
+
+	getsockopt(fd, SOL_XDP, XDP_OPTIONS, &o, &len);
+	return o.flags & XDP_OPTIONS_ZEROCOPY;
+}
+
+TEST_F(modes, zerocopy_refused_on_veth)
+{
+	int ret = open_port(self->env, &self->port, XSK_MODE_NATIVE_ZC, NULL,
+			    self->err);
+
+	ASSERT_EQ(-EOPNOTSUPP, ret) TH_LOG("%s", self->err);
+	ASSERT_EQ(NULL, self->port);
+	EXPECT_NE(NULL, strstr(self->err, "veth driver has no AF_XDP zero-copy support"))
+		TH_LOG("message: %s", self->err);
+	/* Nothing left attached */
+	EXPECT_EQ((__u64)(XDP_ATTACHED_NONE),
+		  kernel_attach_mode(self->env->ifindex[XENV_DUT]));
+}
+
+TEST_F(modes, best_effort_is_native_copy)
+{
+	char line[512];
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, XSK_MODE_BEST_EFFORT,
+			       NULL, self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ((__u64)(XSK_MODE_NATIVE), self->port->mode);
+	EXPECT_EQ((__u64)(XDP_ATTACHED_DRV),
+		  kernel_attach_mode(self->env->ifindex[XENV_DUT]));
+	EXPECT_FALSE(xdp_options_zc(self->port->socks[0]->fd));
+	EXPECT_NE(NULL, strstr(self->port->fallback, "native-with-zerocopy: "))
+		TH_LOG("fallback: %s", self->port->fallback);
+	xsk_port_describe(self->port, line, sizeof(line));
+	EXPECT_NE(NULL, strstr(line, "native mode (XDP attached: driver, XDP_OPTIONS: copy)"))
+		TH_LOG("%s", line);
+}
+
+TEST_F(modes, generic_is_skb_copy)
+{
+	ASSERT_EQ(0, open_port(self->env, &self->port, XSK_MODE_GENERIC, NULL,
+			       self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ((__u64)(XSK_MODE_GENERIC), self->port->mode);
+	EXPECT_EQ((__u64)(XDP_ATTACHED_SKB),
+		  kernel_attach_mode(self->env->ifindex[XENV_DUT]));
+	EXPECT_FALSE(xdp_options_zc(self->port->socks[0]->fd));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Multi-buffer at MTU 9000                                                  */
+
+FIXTURE(jumbo) {
+	struct xsk_env *env;
+	struct xsk_port *port;
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_VARIANT(jumbo) {
+	enum xsk_mode mode;
+};
+
+FIXTURE_VARIANT_ADD(jumbo, native) {
+	.mode = XSK_MODE_NATIVE,
+};
+
+FIXTURE_VARIANT_ADD(jumbo, generic) {
+	.mode = XSK_MODE_GENERIC,
+};
+
+FIXTURE_SETUP(jumbo)
+{
+	struct xenv_opts eo = { .mtu = JUMBO_MTU };
+
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	ASSERT_EQ(0, xenv_create(&self->env, &eo, self->err))
+		TH_LOG("%s", self->err);
+}
+
+FIXTURE_TEARDOWN(jumbo)
+{
+	xsk_port_close(self->port);
+	xenv_destroy(self->env);
+}
+
+/* Each 9014-byte frame: ceil(9014 / 3840) = 3 descriptors of a 4 KiB chunk */
+TEST_F(jumbo, sg_reassembled)
+{
+	struct xsk_socket_opts so = { .multi_buffer = true };
+	struct xsk_socket *xs;
+	struct rx_result r;
+	__u32 room, ndesc;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
+			       self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	room = xsk_rx_frame_room(xs);
+	ndesc = (JUMBO_LEN + room - 1) / room;
+	ASSERT_EQ(3U, ndesc);
+	ASSERT_EQ(0, send_frames(self->env, 200, JUMBO_LEN, 0));
+	recv_frames(xs, 200, JUMBO_LEN, ndesc, 0, &r);
+	EXPECT_EQ(200U, r.packets);
+	EXPECT_EQ(200 * ndesc, r.descs);
+	EXPECT_EQ(0U, r.bad_ndesc);
+	EXPECT_EQ(0U, r.bad_len);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_EQ(0U, r.out_of_order);
+}
+
+/* Checks XDP_PKT_CONTD on the descriptors themselves, not via the core */
+TEST_F(jumbo, sg_contd_flags)
+{
+	struct xsk_socket_opts so = { .multi_buffer = true };
+	struct xsk_socket *xs;
+	__u32 idx, n, i, total = 0;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
+			       self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_EQ(0, send_frames(self->env, 4, JUMBO_LEN, 0));
+	n = xring_cons_peek(&xs->rx, 64, &idx);
+	ASSERT_EQ(12U, n);
+	for (i = 0; i < n; i++) {
+		const struct xdp_desc *d = xring_desc(&xs->rx, idx + i);
+		bool last = i % 3 == 2;
+
+		EXPECT_EQ((__u64)(last ? 0 : XDP_PKT_CONTD), d->options) TH_LOG("desc %u", i);
+		EXPECT_EQ(last ? JUMBO_LEN - 2 * xsk_rx_frame_room(xs) :
+			  xsk_rx_frame_room(xs), d->len) TH_LOG("desc %u", i);
+		total += d->len;
+	}
+	EXPECT_EQ((__u64)(4 * JUMBO_LEN), total);
+	xring_cons_release(&xs->rx, n);
+}
+
+/* Without XDP_USE_SG a frame that needs 3 descriptors is dropped */
+TEST_F(jumbo, no_sg_dropped)
+{
+	struct xsk_statistics st;
+	struct rx_result r;
+
+	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
+			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, send_frames(self->env, 50, JUMBO_LEN, 0));
+	recv_frames(self->port->socks[0], 0, JUMBO_LEN, 3, 0, &r);
+	EXPECT_EQ(0U, r.packets);
+	ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
+	EXPECT_EQ(50U, st.rx_dropped);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Several queues: the peer sends on queue q, the dut's socket q receives    */
+
+FIXTURE(multiq) {
+	struct xsk_env *env;
+	struct xsk_port *port;
+	struct xsk_port *tx;
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_SETUP(multiq)
+{
+	struct xenv_opts eo = { .queues = 4 };
+
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	ASSERT_EQ(0, xenv_create(&self->env, &eo, self->err))
+		TH_LOG("%s", self->err);
+}
+
+FIXTURE_TEARDOWN(multiq)
+{
+	xsk_port_close(self->port);
+	if (self->tx) {
+		xenv_enter(self->env, XENV_PEER);
+		xsk_port_close(self->tx);
+	}
+	xenv_destroy(self->env);
+}
+
+TEST_F(multiq, best_effort_all_queues)
+{
+	struct xsk_port_opts o = {
+		.ifname = self->env->ifname[XENV_DUT],
+		.mode = XSK_MODE_BEST_EFFORT,
+		.nr_queues = 4,
+	};
+	struct xsk_port_opts to = {
+		.ifname = self->env->ifname[XENV_PEER],
+		.mode = XSK_MODE_GENERIC,
+		.nr_queues = 4,
+		.no_prog = true,
+		.sock.no_rx = true,
+	};
+	unsigned char frame[PKT_LEN];
+	__u32 q, i;
+
+	ASSERT_EQ(0, xsk_port_open(&self->port, &o, self->err))
+		TH_LOG("%s", self->err);
+	ASSERT_EQ(4U, self->port->nr_socks);
+	EXPECT_EQ((__u64)(XSK_MODE_NATIVE), self->port->mode);
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
+	ASSERT_EQ(0, xsk_port_open(&self->tx, &to, self->err))
+		TH_LOG("%s", self->err);
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
+	/* queue q gets 100 * (q + 1) frames, flow = q */
+	for (q = 0; q < 4; q++) {
+		for (i = 0; i < 100 * (q + 1); i++) {
+			xsk_pkt_build(frame, sizeof(frame),
+				      self->env->mac[XENV_DUT],
+				      self->env->mac[XENV_PEER], q, i);
+			while (xsk_tx_packet(self->tx->socks[q], frame,
+					     sizeof(frame)) == -EAGAIN)
+				xsk_comp_reclaim(self->tx->socks[q]);
+		}
+	}
+	for (q = 0; q < 4; q++) {
+		struct rx_result r;
+
+		recv_frames(self->port->socks[q], 100 * (q + 1), PKT_LEN, 1, 0,
+			    &r);
+		EXPECT_EQ(100 * (q + 1), r.packets) TH_LOG("queue %u", q);
+		EXPECT_EQ(0U, r.bad_payload) TH_LOG("queue %u", q);
+		EXPECT_EQ(0U, r.out_of_order) TH_LOG("queue %u", q);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bad bind arguments: the errno of the kernel and a message naming it       */
+
+FIXTURE(bad_bind) {
+	struct xsk_env *env;
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_VARIANT(bad_bind) {
+	struct xsk_socket_opts so;
+	bool ifindex_zero;
+	int expect;
+	const char *msg;
+};
+
+FIXTURE_VARIANT_ADD(bad_bind, queue_past_device) {
+	.so = { .queue_id = 1 },
+	.expect = -EINVAL,
+	.msg = "bind to queue 1 refused: the device has fewer queues",
+};
+
+FIXTURE_VARIANT_ADD(bad_bind, ifindex_zero) {
+	.ifindex_zero = true,
+	.expect = -ENODEV,
+	.msg = "no interface with ifindex 0",
+};
+
+FIXTURE_VARIANT_ADD(bad_bind, chunk_not_power_of_two) {
+	.so = { .frame_size = 3000 },
+	.expect = -EINVAL,
+	.msg = "chunk size 3000 is not a power of two",
+};
+
+FIXTURE_VARIANT_ADD(bad_bind, headroom_too_large) {
+	.so = { .headroom = 4096 - 256 },
+	.expect = -EINVAL,
+	.msg = "headroom 3840 leaves no room",
+};
+
+FIXTURE_VARIANT_ADD(bad_bind, ring_not_power_of_two) {
+	.so = { .rx_size = 1000 },
+	.expect = -EINVAL,
+	.msg = "RX ring of 1000 entries refused: ring sizes must be a power of two",
+};
+
+FIXTURE_SETUP(bad_bind)
+{
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	ASSERT_EQ(0, xenv_create(&self->env, NULL, self->err))
+		TH_LOG("%s", self->err);
+}
+
+FIXTURE_TEARDOWN(bad_bind)
+{
+	xenv_destroy(self->env);
+}
+
+TEST_F(bad_bind, refused)
+{
+	struct xsk_socket *xs = NULL;
+	int ifindex = variant->ifindex_zero ? 0 :
+		      self->env->ifindex[XENV_DUT];
+	int ret;
+
+	ret = xsk_socket_create(&xs, ifindex, XSK_MODE_NATIVE, &variant->so,
+				self->err);
+	EXPECT_EQ(variant->expect, ret) TH_LOG("%s", self->err);
+	EXPECT_EQ(NULL, xs);
+	EXPECT_NE(NULL, strstr(self->err, variant->msg))
+		TH_LOG("message: %s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, strerror(-variant->expect)))
+		TH_LOG("message: %s", self->err);
+	xsk_socket_destroy(xs);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Last: the suite left the machine as it found it                          */
+
+static char links_before[8192], netns_before[8192];
+
+static void snapshot(char *links, char *netns, size_t len)
+{
+	const char *l[] = { "ip", "-br", "link", NULL };
+	const char *n[] = { "ip", "netns", "list", NULL };
+
+	xenv_run(links, len, l);
+	xenv_run(netns, len, n);
+}
+
+static void __attribute__((constructor)) snapshot_before(void)
+{
+	if (is_root())
+		snapshot(links_before, netns_before, sizeof(links_before));
+}
+
+FIXTURE(zz_after) {
+	char links[8192];
+	char netns[8192];
+};
+
+FIXTURE_SETUP(zz_after)
+{
+	if (!is_root())
+		SKIP(return, "needs root");
+}
+
+FIXTURE_TEARDOWN(zz_after)
+{
+}
+
+TEST_F(zz_after, nothing_left_behind)
+{
+	snapshot(self->links, self->netns, sizeof(self->links));
+	EXPECT_STREQ(netns_before, self->netns);
+	EXPECT_STREQ(links_before, self->links);
+}
+
+TEST_HARNESS_MAIN
