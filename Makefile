@@ -53,17 +53,27 @@ selftests: $(KSFT_STAMP)
 	@mkdir -p $(XSK_OUT)
 	@$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
 
+# The samples: thin programs over lib/ (measurement, reporting) and the
+# AF_XDP core that the selftests build
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
-SAMPLE_CFLAGS := $(CFLAGS) -I$(XSK_DIR) -I$(XSK_OUT) \
+LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(wildcard lib/*.c))
+SAMPLE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib -I$(XSK_DIR) -I$(XSK_OUT) \
 		 $(shell pkg-config --cflags libbpf 2>/dev/null)
 SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread
 
 samples: $(addprefix $(BIN)/,$(SAMPLES))
 
-$(BIN)/%: samples/%.c $(wildcard samples/*.h) selftests
+.SECONDARY: $(LIB_OBJS)
+
+$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	@printf '  %-8s %s\n' CC $@
+	@$(CC) $(SAMPLE_CFLAGS) -c $< -o $@
+
+$(BIN)/%: samples/%.c $(LIB_OBJS) selftests
 	@mkdir -p $(BIN)
 	@printf '  %-8s %s\n' CC $@
-	@$(CC) $(SAMPLE_CFLAGS) -Isamples $< $(filter samples/%.c,$(wildcard samples/lib_*.c)) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
+	@$(CC) $(SAMPLE_CFLAGS) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
 
 check: deps all
 	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT)

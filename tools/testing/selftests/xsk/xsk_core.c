@@ -433,6 +433,28 @@ int xsk_rx_packet(struct xsk_socket *xs, void *buf, size_t len, __u32 *ndesc)
 	return truncated ? -EMSGSIZE : (int)copied;
 }
 
+__u32 xsk_rx_recycle(struct xsk_socket *xs, __u32 budget, __u32 *packets)
+{
+	__u32 idx, i, n, pkts = 0;
+
+	n = xring_cons_peek(&xs->rx, budget, &idx);
+	for (i = 0; i < n; i++) {
+		const struct xdp_desc *d = xring_desc(&xs->rx, idx + i);
+
+		pkts += !(d->options & XDP_PKT_CONTD);
+		xsk_frame_free(xs, xsk_frame_base(xs, d->addr));
+	}
+	if (n) {
+		xring_cons_release(&xs->rx, n);
+		xsk_fill_refill(xs);
+	}
+	xs->stats.rx_descs += n;
+	xs->stats.rx_packets += pkts;
+	if (packets)
+		*packets = pkts;
+	return n;
+}
+
 int xsk_tx_packet(struct xsk_socket *xs, const void *pkt, __u32 len)
 {
 	__u32 room = xs->frame_size - xs->headroom;

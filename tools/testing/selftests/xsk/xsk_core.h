@@ -224,6 +224,13 @@ __u32 xsk_comp_reclaim(struct xsk_socket *xs);
 int xsk_rx_packet(struct xsk_socket *xs, void *buf, size_t len, __u32 *ndesc);
 
 /*
+ * Drop: take up to budget descriptors off the RX ring and give their frames
+ * straight back to the fill ring.  Returns the descriptors taken; *packets
+ * (if given) gets the packets they ended (descriptors without XDP_PKT_CONTD).
+ */
+__u32 xsk_rx_recycle(struct xsk_socket *xs, __u32 budget, __u32 *packets);
+
+/*
  * Queue one packet for transmission, split over as many descriptors as
  * frame_size requires (XDP_PKT_CONTD on all but the last), and kick.
  * Returns 0, -EAGAIN when the TX ring or the free frames are short, or

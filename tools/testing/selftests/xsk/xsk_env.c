@@ -107,6 +107,26 @@ static void netns_del(const char *name)
 	xenv_run(NULL, 0, argv);
 }
 
+/* A zombie is gone as far as its namespaces are concerned */
+static bool pid_alive(int pid)
+{
+	char path[32], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return !p || (p[1] == ' ' && p[2] != 'Z' && p[2] != 'X');
+}
+
 int xenv_reap_stale(void)
 {
 	struct dirent *de;
@@ -124,7 +144,7 @@ int xenv_reap_stale(void)
 		if (sscanf(de->d_name, XENV_PREFIX "%d-%u-%c", &pid, &seq,
 			   &side) != 3)
 			continue;
-		if (pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+		if (pid == getpid() || pid_alive(pid))
 			continue;
 		netns_del(de->d_name);
 		reaped++;
@@ -425,4 +445,27 @@ int xenv_send(struct xsk_env *env, const void *frame, size_t len)
 			return -errno;
 		sched_yield();
 	}
+}
+
+int xenv_send_batch(struct xsk_env *env, const void *frames, size_t len,
+		    unsigned int n)
+{
+	struct mmsghdr msg[64];
+	struct iovec iov[64];
+	unsigned int i;
+	int ret;
+
+	if (n > 64)
+		n = 64;
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = (char *)frames + i * len;
+		iov[i].iov_len = len;
+		memset(&msg[i], 0, sizeof(msg[i]));
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	ret = sendmmsg(env->pkt_fd, msg, n, 0);
+	if (ret < 0)
+		return errno == ENOBUFS || errno == EAGAIN ? 0 : -errno;
+	return ret;
 }

@@ -60,6 +60,13 @@ int xenv_enter(struct xsk_env *env, int side);
 /* Send one frame out of the peer's veth towards the dut (AF_PACKET) */
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);
 
+/*
+ * Send up to 64 frames of len bytes each, laid out one after the other in
+ * frames, with one sendmmsg(); returns how many went, or -errno
+ */
+int xenv_send_batch(struct xsk_env *env, const void *frames, size_t len,
+		    unsigned int n);
+
 /* Remove namespaces left by runs whose process is gone; returns how many */
 int xenv_reap_stale(void);
 

@@ -679,10 +679,13 @@ static void snapshot(char *links, char *netns, size_t len)
 	xenv_run(netns, len, n);
 }
 
+/* Leftovers of an earlier, killed run are removed first, as any start does */
 static void __attribute__((constructor)) snapshot_before(void)
 {
-	if (is_root())
-		snapshot(links_before, netns_before, sizeof(links_before));
+	if (!is_root())
+		return;
+	xenv_reap_stale();
+	snapshot(links_before, netns_before, sizeof(links_before));
 }
 
 FIXTURE(zz_after) {

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Measurement: CPU time of threads, TSC frequency, placement.
+ *
+ * Cycles on a machine without a PMU are TSC cycles: ns x TSC GHz, with the
+ * TSC frequency measured against CLOCK_MONOTONIC_RAW.  Every output that
+ * shows cycles says so.
+ */
+#ifndef MEASURE_H
+#define MEASURE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* CLOCK_MONOTONIC_RAW in ns */
+uint64_t mono_ns(void);
+
+/* TSC frequency in GHz, measured over ms milliseconds; 0 when no TSC */
+double tsc_ghz_measure(unsigned int ms);
+
+/* Time a thread spent on a CPU, from /proc/self/task/TID/schedstat (ns) */
+int thread_cpu_ns(pid_t tid, uint64_t *ns);
+
+/* The CPU a thread last ran on, from /proc/self/task/TID/stat; -1 if unknown */
+int thread_last_cpu(pid_t tid);
+
+/* Pin the calling thread to one CPU */
+int pin_self(int cpu);
+
+#endif /* MEASURE_H */
