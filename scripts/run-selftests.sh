@@ -21,7 +21,7 @@ if [ -z "$totals" ]; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-num() { sed -n "s/.*$1:\([0-9]*\).*/\1/p" <<<"$totals"; }
+num() { sed -n "s/.*[^a-z]$1:\([0-9]*\).*/\1/p" <<<"$totals"; }
 pass=$(num pass)
 fail=$(( $(num fail) + $(num error) ))
 skip=$(num skip)
