@@ -25,9 +25,9 @@ export CC
 
 SAMPLES := xdpsock
 
-.PHONY: all deps selftests-framework selftests samples check run clean help
+.PHONY: all deps selftests-framework selftests samples tests check run clean help
 
-all: selftests samples
+all: selftests samples tests
 
 help:
 	@sed -n '3,11s/^# \{0,1\}//p' Makefile
@@ -53,30 +53,59 @@ selftests: $(KSFT_STAMP)
 	@mkdir -p $(XSK_OUT)
 	@$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
 
-# The samples: thin programs over lib/ (measurement, reporting) and the
-# AF_XDP core that the selftests build
+# BPF programs of lib/ and samples/: NAME.bpf.c -> build/bpf/NAME.skel.h,
+# a skeleton named NAME_bpf
+BPF_SRCS := $(wildcard lib/*.bpf.c samples/*.bpf.c)
+BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.skel.h,$(notdir $(BPF_SRCS)))
+BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf \
+	      $(shell pkg-config --cflags libbpf 2>/dev/null) \
+	      -idirafter /usr/include/$(shell $(CC) -dumpmachine)
+
+vpath %.bpf.c lib samples
+
+$(BUILD)/bpf/%.bpf.o: %.bpf.c
+	@mkdir -p $(dir $@)
+	@printf '  %-8s %s\n' CLNG-BPF $@
+	@clang $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@printf '  %-8s %s\n' GEN-SKEL $@
+	@bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+
+# lib/: measurement and reporting, over the AF_XDP core that the selftests
+# build; samples/ and tests/ are thin programs over both
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
-LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(wildcard lib/*.c))
+LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(filter-out %.bpf.c,$(wildcard lib/*.c)))
 SAMPLE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib -I$(XSK_DIR) -I$(XSK_OUT) \
-		 $(shell pkg-config --cflags libbpf 2>/dev/null)
-SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread
+		 -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null)
+SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread -lm
 
 samples: $(addprefix $(BIN)/,$(SAMPLES))
 
-.SECONDARY: $(LIB_OBJS)
+.SECONDARY: $(LIB_OBJS) $(BPF_SKELS) $(patsubst %.skel.h,%.bpf.o,$(BPF_SKELS))
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) | selftests
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
 	@$(CC) $(SAMPLE_CFLAGS) -c $< -o $@
 
-$(BIN)/%: samples/%.c $(LIB_OBJS) selftests
+$(BIN)/%: samples/%.c $(LIB_OBJS) $(BPF_SKELS) selftests
 	@mkdir -p $(BIN)
 	@printf '  %-8s %s\n' CC $@
 	@$(CC) $(SAMPLE_CFLAGS) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
 
+# tests/: the tools' own tests, on the kselftest harness as well
+TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*_test.c))
+
+tests: $(TESTS)
+
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(BPF_SKELS) selftests
+	@mkdir -p $(dir $@)
+	@printf '  %-8s %s\n' CC $@
+	@$(CC) $(SAMPLE_CFLAGS) -I$(KSFT_DIR) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
+
 check: deps all
-	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT)
+	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT) $(TESTS)
 
 run: deps all
 	@$(BIN)/xdpsock --rxdrop --duration 5

@@ -1,30 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-selftests.sh DIR OUTPUT - run a kselftest directory's run_tests with
-# its build in OUTPUT, keep the TAP in OUTPUT/results.tap, and end with the
-# totals as one line: "N passed, N failed, N skipped".  Exits non-zero when
-# a test failed, errored, or the suite did not report its totals.
+# run-selftests.sh DIR OUTPUT [PROG...] - run a kselftest directory's
+# run_tests (built in OUTPUT), then each kselftest-harness PROG; keep the TAP
+# in OUTPUT/results.tap, and end with the totals of all as one line:
+# "N passed, N failed, N skipped".  Exits non-zero when a test failed or
+# errored, or a program did not report its totals (crash, timeout).
 set -uo pipefail
 
 dir=$1
 out=$2
+shift 2
 tap="$out/results.tap"
+pass=0 fail=0 skip=0 rc=0
+
+# totals FILE: add the last "# Totals:" line of a TAP file to the sums
+totals() {
+	local t n
+	t=$(grep -E '^(# )*# Totals: ' "$1" | tail -n 1)
+	if [ -z "$t" ]; then
+		echo "run-selftests: $2 reported no totals (crashed or timed out)" >&2
+		fail=$((fail + 1))
+		return
+	fi
+	n() { sed -n "s/.*[^a-z]$1:\([0-9]*\).*/\1/p" <<<"$t"; }
+	pass=$((pass + $(n pass)))
+	fail=$((fail + $(n fail) + $(n error)))
+	skip=$((skip + $(n skip)))
+}
 
 mkdir -p "$out"
-make --no-print-directory -C "$dir" OUTPUT="$out" run_tests 2>&1 | tee "$tap"
-rc=${PIPESTATUS[0]}
+: > "$tap"
+make --no-print-directory -C "$dir" OUTPUT="$out" run_tests 2>&1 | tee "$tap.1"
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+grep -q '^not ok ' "$tap.1" && rc=1
+totals "$tap.1" "$dir"
+cat "$tap.1" >> "$tap"
 
-totals=$(grep -E '^(# )*# Totals: ' "$tap" | tail -n 1)
-if [ -z "$totals" ]; then
-	echo "run-selftests: $dir reported no totals (crashed or timed out); TAP in $tap" >&2
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-num() { sed -n "s/.*[^a-z]$1:\([0-9]*\).*/\1/p" <<<"$totals"; }
-pass=$(num pass)
-fail=$(( $(num fail) + $(num error) ))
-skip=$(num skip)
-grep -q '^not ok ' "$tap" && [ "$fail" -eq 0 ] && fail=1
+for prog in "$@"; do
+	"$prog" 2>&1 | tee "$tap.1"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+	totals "$tap.1" "$prog"
+	cat "$tap.1" >> "$tap"
+done
+rm -f "$tap.1"
+
+[ "$fail" -eq 0 ] && [ "$rc" -ne 0 ] && fail=1
 echo "$pass passed, $fail failed, $skip skipped"
-[ "$rc" -eq 0 ] && [ "$fail" -eq 0 ]
+[ "$fail" -eq 0 ]
