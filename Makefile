@@ -23,7 +23,7 @@ CC := gcc
 CFLAGS := -O2 -g -Wall -Wextra -Werror
 export CC
 
-SAMPLES := xdpsock
+SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
 .PHONY: all deps selftests-framework selftests samples tests check run clean help
 
