@@ -7,9 +7,10 @@
 
 #include "xsk_pkt.h"
 
-static __u8 pattern(__u32 seq, size_t off)
+/* Depends on the offset only, so a generator may rewrite seq and port alone */
+static __u8 pattern(size_t off)
 {
-	return (__u8)(seq * 7 + off * 13 + (off >> 8));
+	return (__u8)(off * 13 + (off >> 8));
 }
 
 static __u16 ip_csum(const void *hdr, size_t len)
@@ -41,7 +42,6 @@ void xsk_pkt_build(void *buf, size_t len, const unsigned char dst[6],
 	ip->version = 4;
 	ip->ihl = 5;
 	ip->tot_len = htons(len - ETH_HLEN);
-	ip->id = htons((__u16)seq);
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_UDP;
 	ip->saddr = htonl(0xc6120002);	/* 198.18.0.2 */
@@ -55,7 +55,7 @@ void xsk_pkt_build(void *buf, size_t len, const unsigned char dst[6],
 
 	memcpy(payload, &seq, sizeof(seq));
 	for (i = sizeof(seq); i < plen; i++)
-		payload[i] = pattern(seq, i);
+		payload[i] = pattern(i);
 }
 
 size_t xsk_pkt_check(const void *buf, size_t len, struct xsk_pkt_info *info)
@@ -81,7 +81,7 @@ size_t xsk_pkt_check(const void *buf, size_t len, struct xsk_pkt_info *info)
 	memcpy(info->src, eth->h_source, ETH_ALEN);
 	plen = len - XSK_PKT_HDR_LEN;
 	for (i = sizeof(info->seq); i < plen; i++)
-		if (payload[i] != pattern(info->seq, i))
+		if (payload[i] != pattern(i))
 			return XSK_PKT_HDR_LEN + i + 1;
 	return 0;
 }

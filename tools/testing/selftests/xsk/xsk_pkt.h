@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Test frames: Ethernet + IPv4 + UDP from 198.18.0.2 to 198.18.0.1 (the
- * benchmarking range of RFC 2544), with a payload that carries a sequence
- * number and a byte pattern derived from it, so that a receiver can check
- * every byte.  The UDP source port is the flow.
+ * benchmarking range of RFC 2544).  The payload starts with a 32-bit
+ * sequence number (host order) and goes on with a byte pattern that depends
+ * on the offset alone, so that a receiver can check every byte and a
+ * generator can make the next frame by rewriting the sequence number and
+ * the UDP source port (the flow) only: the IP header (id 0) and the UDP
+ * checksum (0) do not change with them.
  */
 #ifndef XSK_PKT_H
 #define XSK_PKT_H
