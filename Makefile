@@ -49,7 +49,10 @@ $(KSFT_STAMP): KERNEL_PIN
 	@rm -f $(KSFT_DIR)/.framework-*
 	@touch $@
 
+# An in-tree build's skeleton would shadow ours (#include "" looks beside the
+# source first): remove it; the in-tree build makes it again when run
 selftests: $(KSFT_STAMP)
+	@rm -f $(XSK_DIR)/xsk_prog.skel.h
 	@mkdir -p $(XSK_OUT)
 	@$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
 

@@ -193,16 +193,12 @@ static void install_cleanup(void)
 	}
 }
 
+/* Per thread: no cached state, threads of one process may be in either */
 int xenv_enter(struct xsk_env *env, int side)
 {
-	int fd = side < 0 ? env->home_fd : env->ns_fd[side];
+	int fd = side < 0 ? env->home_fd : env->ns_fd[XENV_NS(side)];
 
-	if (env->cur == side)
-		return 0;
-	if (setns(fd, CLONE_NEWNET))
-		return -errno;
-	env->cur = side;
-	return 0;
+	return setns(fd, CLONE_NEWNET) ? -errno : 0;
 }
 
 static int write_sysctl(const char *path, const char *val)
@@ -267,13 +263,23 @@ static int link_up(struct xsk_env *env, int side, char *err)
 	char mtu[16], mac[18];
 	const unsigned char *m = env->mac[side];
 	const char *argv[] = {
-		"ip", "-n", env->ns[side], "link", "set", env->ifname[side],
-		"address", mac, "mtu", mtu, "up", NULL,
+		"ip", "-n", env->ns[XENV_NS(side)], "link", "set",
+		env->ifname[side], "address", mac, "mtu", mtu, "up", NULL,
 	};
 
 	snprintf(mtu, sizeof(mtu), "%u", env->mtu);
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	return run_or_fail(err, argv);
+}
+
+static int set_gro(struct xsk_env *env, int side, char *err)
+{
+	const char *argv[] = {
+		"ip", "netns", "exec", env->ns[XENV_NS(side)], "ethtool", "-K",
+		env->ifname[side], "gro", "on", NULL,
+	};
+
 	return run_or_fail(err, argv);
 }
 
@@ -284,6 +290,7 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 		.sll_family = AF_PACKET,
 		.sll_ifindex = env->ifindex[XENV_PEER],
 	};
+	int i, side;
 
 	env->pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (env->pkt_fd < 0)
@@ -299,28 +306,46 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 	if (!env->peer_skel)
 		return env_fail(err, -errno, "loading the peer's XDP program: %s",
 				strerror(errno));
-	{
+	for (i = 0, side = XENV_PEER; side < env->nr_if; i++, side += 2) {
+		struct bpf_program *prog = o->peer_drop ?
+					   env->peer_skel->progs.xdp_drop :
+					   env->peer_skel->progs.xdp_pass;
 		LIBBPF_OPTS(bpf_link_create_opts, lopts,
 			    .flags = XDP_FLAGS_DRV_MODE);
 
-		env->peer_link_fd =
-			bpf_link_create(bpf_program__fd(env->peer_skel->progs.xdp_pass),
-					env->ifindex[XENV_PEER], BPF_XDP,
-					&lopts);
+		env->peer_link_fd[i] = bpf_link_create(bpf_program__fd(prog),
+						       env->ifindex[side],
+						       BPF_XDP, &lopts);
+		if (env->peer_link_fd[i] < 0)
+			return env_fail(err, -errno, "native XDP on the peer %s: %s",
+					env->ifname[side], strerror(errno));
 	}
-	if (env->peer_link_fd < 0)
-		return env_fail(err, -errno, "native XDP on the peer %s: %s",
-				env->ifname[XENV_PEER], strerror(errno));
 	return 0;
+}
+
+static int add_pair(struct xsk_env *env, int dut, int peer, char *err)
+{
+	char q[16];
+	const char *argv[] = {
+		"ip", "-n", env->ns[XENV_DUT], "link", "add", env->ifname[dut],
+		"numtxqueues", q, "numrxqueues", q, "type", "veth", "peer",
+		"name", env->ifname[peer], "netns", env->ns[XENV_PEER],
+		"numtxqueues", q, "numrxqueues", q, NULL,
+	};
+
+	snprintf(q, sizeof(q), "%u", env->queues);
+	return run_or_fail(err, argv);
 }
 
 int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 {
+	static const struct xenv_opts defaults;
 	struct xsk_env *env;
-	char q[16];
 	int side, ret;
 
 	*envp = NULL;
+	if (!o)
+		o = &defaults;
 	install_cleanup();
 	xenv_reap_stale();
 
@@ -328,11 +353,12 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	if (!env)
 		return env_fail(err, -ENOMEM, "out of memory");
 	env->ns_fd[0] = env->ns_fd[1] = -1;
-	env->peer_link_fd = env->pkt_fd = -1;
-	env->cur = -1;
+	env->peer_link_fd[0] = env->peer_link_fd[1] = -1;
+	env->pkt_fd = -1;
 	env->owner = getpid();
-	env->mtu = o && o->mtu ? o->mtu : 1500;
-	env->queues = o && o->queues ? o->queues : 1;
+	env->mtu = o->mtu ?: 1500;
+	env->queues = o->queues ?: 1;
+	env->nr_if = o->redirect_pair ? 4 : 2;
 	env->home_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (env->home_fd < 0) {
 		free(env);
@@ -342,18 +368,18 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	env->next = live_envs;
 	live_envs = env;
 
-	for (side = 0; side < 2; side++) {
+	for (side = 0; side < 2; side++)
 		snprintf(env->ns[side], sizeof(env->ns[side]),
 			 XENV_PREFIX "%d-%u-%c", getpid(), env_seq,
 			 side == XENV_DUT ? 'd' : 'p');
-		/* Both in private namespaces: fixed names cannot collide */
+	/* In private namespaces, fixed names cannot collide */
+	for (side = 0; side < env->nr_if; side++) {
 		snprintf(env->ifname[side], sizeof(env->ifname[side]),
-			 side == XENV_DUT ? "veth0" : "veth1");
+			 "veth%d", side);
 		memcpy(env->mac[side], (unsigned char[6]){ 0x02, 0, 0, 0, 0,
 			side + 1 }, 6);
 	}
 	env_seq++;
-	snprintf(q, sizeof(q), "%u", env->queues);
 
 	for (side = 0; side < 2; side++) {
 		const char *argv[] = { "ip", "netns", "add", env->ns[side],
@@ -365,22 +391,13 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		if (ret)
 			goto fail;
 	}
-	{
-		const char *argv[] = {
-			"ip", "-n", env->ns[XENV_DUT], "link", "add",
-			env->ifname[XENV_DUT], "numtxqueues", q,
-			"numrxqueues", q, "type", "veth", "peer", "name",
-			env->ifname[XENV_PEER], "netns", env->ns[XENV_PEER],
-			"numtxqueues", q, "numrxqueues", q, NULL,
-		};
-
-		ret = run_or_fail(err, argv);
-		if (ret)
-			goto fail;
-	}
-	for (side = 0; side < 2 && !ret; side++)
+	for (side = 0; side < env->nr_if && !ret; side += 2)
+		ret = add_pair(env, side, side + 1, err);
+	for (side = 0; side < env->nr_if && !ret; side++)
 		ret = link_up(env, side, err);
-	for (side = 0; side < 2 && !ret; side++) {
+	for (side = 0; side < env->nr_if && o->dut_gro && !ret; side += 2)
+		ret = set_gro(env, side, err);
+	for (side = 0; side < env->nr_if && !ret; side++) {
 		ret = xenv_enter(env, side);
 		if (!ret)
 			ret = wait_running(env->ifname[side]);
@@ -390,7 +407,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		env->ifindex[side] = if_nametoindex(env->ifname[side]);
 	}
 	if (!ret)
-		ret = setup_peer(env, o ? o : &(struct xenv_opts){}, err);
+		ret = setup_peer(env, o, err);
 	if (ret)
 		goto fail;
 	ret = xenv_enter(env, XENV_DUT);
@@ -418,8 +435,9 @@ void xenv_destroy(struct xsk_env *env)
 	}
 	if (env->pkt_fd >= 0)
 		close(env->pkt_fd);
-	if (env->peer_link_fd >= 0)
-		close(env->peer_link_fd);
+	for (side = 0; side < 2; side++)
+		if (env->peer_link_fd[side] >= 0)
+			close(env->peer_link_fd[side]);
 	xsk_prog_bpf__destroy(env->peer_skel);
 	xenv_enter(env, -1);
 	for (side = 0; side < 2; side++) {

@@ -23,29 +23,42 @@
 
 #define XENV_PREFIX	"xsk-"
 
+/*
+ * Interfaces: veth0 (dut) <-> veth1 (peer), and with redirect_pair a second
+ * pair veth2 (dut) <-> veth3 (peer) for XDP_REDIRECT out of the dut.  A
+ * side's namespace is XENV_NS(side).
+ */
 enum xenv_side {
 	XENV_DUT,
 	XENV_PEER,
+	XENV_DUT2,
+	XENV_PEER2,
 };
+
+#define XENV_NS(side)	((side) & 1)
+#define XENV_MAX_IF	4
 
 struct xenv_opts {
 	__u32 mtu;		/* default 1500 */
 	__u32 queues;		/* default 1 */
 	bool no_peer_prog;	/* leave the peer without XDP */
+	bool peer_drop;		/* the peer's program drops (and counts) */
+	bool redirect_pair;	/* add veth2 (dut) <-> veth3 (peer) */
+	bool dut_gro;		/* GRO on the dut's veths, for generic XDP */
 };
 
 struct xsk_env {
 	char ns[2][32];
-	char ifname[2][IF_NAMESIZE];
-	int ifindex[2];
-	unsigned char mac[2][6];
+	char ifname[XENV_MAX_IF][IF_NAMESIZE];
+	int ifindex[XENV_MAX_IF];
+	unsigned char mac[XENV_MAX_IF][6];
+	int nr_if;
 	int ns_fd[2];
 	int home_fd;		/* the network namespace we came from */
-	int cur;		/* side we are in, or -1 for home */
 	__u32 mtu;
 	__u32 queues;
-	struct xsk_prog_bpf *peer_skel;
-	int peer_link_fd;
+	struct xsk_prog_bpf *peer_skel;	/* counts what the peers receive */
+	int peer_link_fd[2];		/* on veth1 and veth3 */
 	int pkt_fd;		/* AF_PACKET socket on the peer's veth */
 	pid_t owner;
 	struct xsk_env *next;

@@ -6,6 +6,7 @@
  *		 frames of a queue without a socket go to the stack.
  * xdp_pass:	 the peer's program: makes a veth run native XDP (and so
  *		 accept XDP_TX and redirected frames) and passes everything.
+ * xdp_drop:	 the same, for a peer that only counts what comes back.
  *
  * Both are "xdp.frags" so that they load at jumbo MTU.
  */
@@ -68,6 +69,13 @@ int xdp_pass(struct xdp_md *ctx)
 {
 	count(ctx);
 	return XDP_PASS;
+}
+
+SEC("xdp.frags")
+int xdp_drop(struct xdp_md *ctx)
+{
+	count(ctx);
+	return XDP_DROP;
 }
 
 char _license[] SEC("license") = "GPL";
