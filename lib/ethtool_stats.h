@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A driver's ethtool statistics (ethtool -S) and /proc/net/dev counters of
+ * an interface in the calling thread's network namespace: the kernel's own
+ * counts, to cross-check what the XDP programs count.
+ */
+#ifndef ETHTOOL_STATS_H
+#define ETHTOOL_STATS_H
+
+#include <stdint.h>
+#include <linux/ethtool.h>
+
+struct ethtool_stats_set {
+	unsigned int n;
+	char (*names)[ETH_GSTRING_LEN + 1];
+	uint64_t *values;
+};
+
+/* Read all of ifname's statistics; free with ethtool_stats_free() */
+int ethtool_stats_read(const char *ifname, struct ethtool_stats_set *set);
+void ethtool_stats_free(struct ethtool_stats_set *set);
+
+/*
+ * Sum of the statistics whose name matches pattern, where '*' stands for
+ * any digits (e.g. "rx_queue_*_xdp_packets").  Returns 0 if none match.
+ */
+uint64_t ethtool_stats_sum(const struct ethtool_stats_set *set,
+			   const char *pattern);
+
+struct netdev_counters {
+	uint64_t rx_packets, rx_bytes, rx_dropped;
+	uint64_t tx_packets, tx_bytes, tx_dropped;
+};
+
+/* From /proc/thread-self/net/dev */
+int netdev_counters_read(const char *ifname, struct netdev_counters *c);
+
+#endif /* ETHTOOL_STATS_H */

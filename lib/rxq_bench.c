@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One XDP action, measured.  See rxq_bench.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "rxq_bench.h"
+#include "cpustat.h"
+#include "ethtool_stats.h"
+#include "measure.h"
+#include "softirq_cost.h"
+#include "trafficgen.h"
+#include "xsk_core.h"
+#include "xsk_env.h"
+#include "xsk_pkt.h"
+#include "xdp_action.skel.h"
+
+#define MAX_RXQ_KEY	RXQ_MAX_QUEUES	/* the program's total record */
+
+struct rxq_bench {
+	struct rxq_opts o;
+	struct xsk_env *env;
+	struct xdp_action_bpf *skel;
+	struct sirq *sirq;
+	int link_fd;
+	int ifindex;
+	char ifname[IF_NAMESIZE];
+	char ifdesc[64];
+	char peer[IF_NAMESIZE];		/* own pair: the generator's side */
+	pid_t napi_tid;			/* threaded NAPI's kthread */
+	int ncpus;
+};
+
+static const char * const action_names[] = {
+	[XDP_ABORTED] = "XDP_ABORTED", [XDP_DROP] = "XDP_DROP",
+	[XDP_PASS] = "XDP_PASS", [XDP_TX] = "XDP_TX",
+	[XDP_REDIRECT] = "XDP_REDIRECT",
+};
+
+const char *rxq_action_name(__u32 action)
+{
+	return action <= XDP_REDIRECT ? action_names[action] : "XDP_?";
+}
+
+int rxq_action_parse(const char *name, __u32 *action)
+{
+	__u32 i;
+
+	for (i = 0; i <= XDP_REDIRECT; i++) {
+		if (!strcasecmp(name, action_names[i]) ||
+		    !strcasecmp(name, action_names[i] + 4)) {
+			*action = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int __attribute__((format(printf, 3, 4)))
+fail(char *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, XSK_ERRLEN, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+const char *rxq_bench_ifdesc(const struct rxq_bench *b)
+{
+	return b->ifdesc;
+}
+
+bool rxq_bench_own_env(const struct rxq_bench *b)
+{
+	return b->env;
+}
+
+/* The largest frame a single-buffer native program takes on veth */
+static __u32 veth_max_linear(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	/* SKB_WITH_OVERHEAD(PAGE_SIZE - VETH_XDP_HEADROOM) - ETH_HLEN, about */
+	return page - 256 - 2 - 320 - 14;
+}
+
+static int attach(struct rxq_bench *b, char *err)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lopts);
+	struct bpf_program *prog = b->o.frags ? b->skel->progs.xdp_action_frags :
+						b->skel->progs.xdp_action;
+	int ret;
+
+	lopts.flags = b->o.skb_mode ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
+	b->link_fd = bpf_link_create(bpf_program__fd(prog), b->ifindex, BPF_XDP,
+				     &lopts);
+	if (b->link_fd >= 0)
+		return 0;
+	ret = -errno;
+	b->link_fd = -1;
+	if (ret == -ERANGE || (ret == -EINVAL && !b->o.frags &&
+			       b->env && b->env->mtu > veth_max_linear()))
+		return fail(err, ret, "%s: a single-buffer XDP program does not fit MTU %u in %s mode: use --frags (an xdp.frags program)",
+			    b->ifname, b->env ? b->env->mtu : 0,
+			    b->o.skb_mode ? "generic" : "native");
+	if (ret == -EBUSY || ret == -EEXIST)
+		return fail(err, ret, "%s: another XDP program is attached",
+			    b->ifname);
+	if (ret == -EOPNOTSUPP)
+		return fail(err, ret, "%s: the driver has no native XDP: use --skb-mode",
+			    b->ifname);
+	return fail(err, ret, "%s: attaching XDP in %s mode failed: %s",
+		    b->ifname, b->o.skb_mode ? "generic" : "native",
+		    strerror(-ret));
+}
+
+static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
+{
+	__u32 key = 0;
+
+	b->skel = xdp_action_bpf__open();
+	if (!b->skel)
+		return fail(err, -errno, "opening the XDP program: %s",
+			    strerror(errno));
+	b->skel->rodata->action = b->o.action;
+	b->skel->rodata->readmem = b->o.readmem;
+	b->skel->rodata->swapmac = b->o.swapmac;
+	b->skel->rodata->loop_k = b->o.loop_k;
+	bpf_program__set_autoload(b->o.frags ? b->skel->progs.xdp_action :
+				  b->skel->progs.xdp_action_frags, false);
+	if (xdp_action_bpf__load(b->skel))
+		return fail(err, -errno, "loading the XDP program: %s (see libbpf's messages)",
+			    strerror(errno));
+	if (b->o.action == XDP_REDIRECT &&
+	    bpf_map_update_elem(bpf_map__fd(b->skel->maps.tx_port), &key,
+				&redirect_ifindex, BPF_ANY))
+		return fail(err, -errno, "devmap entry for ifindex %d: %s",
+			    redirect_ifindex, strerror(errno));
+	return 0;
+}
+
+/* Threaded NAPI: find the dut's kthread and pin it to the other CPU */
+static int setup_threaded(struct rxq_bench *b, char *err)
+{
+	char path[128], comm[64], want[32];
+	const char *argv[] = { "ip", "netns", "exec", b->env->ns[XENV_DUT],
+			       "sh", "-c", path, NULL };
+	struct dirent *de;
+	DIR *dir;
+	int ret;
+
+	snprintf(path, sizeof(path), "echo 1 > /sys/class/net/%s/threaded",
+		 b->ifname);
+	ret = xenv_run(NULL, 0, argv);
+	if (ret)
+		return fail(err, -EIO, "%s: cannot turn threaded NAPI on",
+			    b->ifname);
+	snprintf(want, sizeof(want), "napi/%s-", b->ifname);
+	dir = opendir("/proc");
+	while (dir && (de = readdir(dir))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, want, strlen(want)))
+			b->napi_tid = atoi(de->d_name);
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	if (!b->napi_tid)
+		return fail(err, -ENOENT, "%s: no NAPI kthread found", b->ifname);
+	{
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(b->o.gen_cpu ? 0 : 1, &set);
+		sched_setaffinity(b->napi_tid, sizeof(set), &set);
+	}
+	return 0;
+}
+
+int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
+{
+	struct rxq_bench *b;
+	int redirect_ifindex = 0, ret;
+	char drv[32];
+
+	*bp = NULL;
+	if (o->action > XDP_REDIRECT)
+		return fail(err, -EINVAL, "action %u: not an XDP action",
+			    o->action);
+	if (o->ifname && o->action == XDP_REDIRECT && !o->redirect_to)
+		return fail(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
+			    o->ifname);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return fail(err, -ENOMEM, "out of memory");
+	b->o = *o;
+	b->link_fd = -1;
+	b->ncpus = libbpf_num_possible_cpus();
+	if (b->ncpus > RXQ_MAX_CPUS)
+		b->ncpus = RXQ_MAX_CPUS;
+	if (!b->o.pkt_size)
+		b->o.pkt_size = 64;
+	if (!b->o.flows)
+		b->o.flows = 1;
+	if (!b->o.mtu)
+		b->o.mtu = b->o.pkt_size > 1514 ? 9000 : 1500;
+
+	if (!o->ifname) {
+		struct xenv_opts eo = {
+			.mtu = b->o.mtu,
+			.peer_drop = true,
+			.redirect_pair = o->action == XDP_REDIRECT,
+			.dut_gro = o->skb_mode,
+		};
+
+		if (b->o.pkt_size > b->o.mtu + 14) {
+			ret = fail(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
+				   b->o.pkt_size, b->o.mtu);
+			goto out;
+		}
+		ret = xenv_create(&b->env, &eo, err);
+		if (ret)
+			goto out;
+		snprintf(b->ifname, sizeof(b->ifname), "%s",
+			 b->env->ifname[XENV_DUT]);
+		snprintf(b->peer, sizeof(b->peer), "%s",
+			 b->env->ifname[XENV_PEER]);
+		b->ifindex = b->env->ifindex[XENV_DUT];
+		if (o->action == XDP_REDIRECT)
+			redirect_ifindex = b->env->ifindex[XENV_DUT2];
+	} else {
+		snprintf(b->ifname, sizeof(b->ifname), "%s", o->ifname);
+		b->ifindex = if_nametoindex(o->ifname);
+		if (!b->ifindex) {
+			ret = fail(err, -ENODEV, "%s: no such interface",
+				   o->ifname);
+			goto out;
+		}
+		if (o->redirect_to) {
+			redirect_ifindex = if_nametoindex(o->redirect_to);
+			if (!redirect_ifindex) {
+				ret = fail(err, -ENODEV, "%s: no such interface (redirect target)",
+					   o->redirect_to);
+				goto out;
+			}
+		}
+	}
+	xsk_ifdriver(b->ifname, drv, sizeof(drv));
+	snprintf(b->ifdesc, sizeof(b->ifdesc), "%s (%s)", b->ifname, drv);
+
+	ret = load(b, redirect_ifindex, err);
+	if (!ret)
+		ret = attach(b, err);
+	if (!ret && b->env && o->threaded_napi)
+		ret = setup_threaded(b, err);
+	if (!ret)
+		ret = sirq_open(&b->sirq, err);
+	if (ret)
+		goto out;
+	*bp = b;
+	return 0;
+out:
+	rxq_bench_close(b);
+	return ret;
+}
+
+void rxq_bench_close(struct rxq_bench *b)
+{
+	if (!b)
+		return;
+	sirq_close(b->sirq);
+	if (b->link_fd >= 0)
+		close(b->link_fd);
+	xdp_action_bpf__destroy(b->skel);
+	xenv_destroy(b->env);
+	free(b);
+}
+
+int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
+{
+	struct { __u64 packets, bytes, issue; } rec[RXQ_MAX_CPUS];
+	struct sirq_cpu sc[RXQ_MAX_CPUS];
+	int fd = bpf_map__fd(b->skel->maps.rxq_stats);
+	__u32 q, cpu;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = mono_ns();
+	for (q = 0; q <= MAX_RXQ_KEY; q++) {
+		if (bpf_map_lookup_elem(fd, &q, rec))
+			return -errno;
+		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++) {
+			if (q == MAX_RXQ_KEY) {
+				s->cpu_packets[cpu] = rec[cpu].packets;
+				s->packets += rec[cpu].packets;
+				s->issues += rec[cpu].issue;
+			} else {
+				s->rxq_packets[q] += rec[cpu].packets;
+			}
+		}
+	}
+	if (sirq_read(b->sirq, sc, b->ncpus) == 0)
+		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++)
+			s->net_rx_ns[cpu] = sc[cpu].net_rx_ns;
+	if (b->napi_tid) {
+		uint64_t ns = 0;
+
+		/* not a thread of ours: read it through /proc/PID */
+		char path[64];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", b->napi_tid);
+		f = fopen(path, "re");
+		if (f) {
+			if (fscanf(f, "%lu", &ns) == 1)
+				s->napi_ns = ns;
+			fclose(f);
+		}
+	}
+	return 0;
+}
+
+struct gen_ctx {
+	struct rxq_bench *b;
+	volatile pid_t tid;
+	__u64 count;
+	__u64 duration_ns;
+	volatile int stop;
+	struct tgen_result res;
+	int ret;
+	char err[XSK_ERRLEN];
+};
+
+static void *gen_thread(void *arg)
+{
+	struct gen_ctx *g = arg;
+	struct xsk_env *env = g->b->env;
+	struct tgen_opts to = {
+		.ifname = env->ifname[XENV_PEER],
+		.pkt_size = g->b->o.pkt_size,
+		.flows = g->b->o.flows,
+		.count = g->count,
+		.duration_ns = g->duration_ns,
+		.rate_pps = g->b->o.rate_pps,
+		.cpu = g->b->o.gen_cpu,
+		.stop = &g->stop,
+	};
+
+	memcpy(to.dst, env->mac[XENV_DUT], 6);
+	memcpy(to.src, env->mac[XENV_PEER], 6);
+	g->tid = syscall(SYS_gettid);
+	g->ret = xenv_enter(env, XENV_PEER);
+	if (!g->ret)
+		g->ret = tgen_run(&to, &g->res, g->err);
+	return NULL;
+}
+
+/* What the kernel and the peer counted, cumulative */
+struct kcounts {
+	__u64 xdp_packets;	/* dut: ethtool rx_queue_*_xdp_packets */
+	__u64 rx_drops;		/* dut: ethtool rx_queue_*_drops */
+	__u64 netdev_rx;	/* dut: /proc/net/dev */
+	__u64 ip_in;		/* dut netns: Ip InReceives */
+	__u64 xmit_errors;	/* peer: ethtool tx_queue_*_xdp_xmit_errors */
+	__u64 peer_rx;		/* peer programs on veth1 and veth3 */
+};
+
+static __u64 snmp_ip_in_receives(void)
+{
+	char hdr[1024], val[1024], *h, *v, *hs, *vs;
+	unsigned long long n = 0;
+	FILE *f = fopen("/proc/thread-self/net/snmp", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(hdr, sizeof(hdr), f) && fgets(val, sizeof(val), f)) {
+		if (strncmp(hdr, "Ip:", 3))
+			continue;
+		h = strtok_r(hdr, " \n", &hs);
+		v = strtok_r(val, " \n", &vs);
+		while (h && v) {
+			if (!strcmp(h, "InReceives"))
+				n = strtoull(v, NULL, 10);
+			h = strtok_r(NULL, " \n", &hs);
+			v = strtok_r(NULL, " \n", &vs);
+		}
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
+static void kernel_counts(struct rxq_bench *b, struct kcounts *k)
+{
+	struct ethtool_stats_set set;
+	struct netdev_counters nc = {};
+	struct xsk_prog_counters pc;
+
+	memset(k, 0, sizeof(*k));
+	if (!ethtool_stats_read(b->ifname, &set)) {
+		k->xdp_packets = ethtool_stats_sum(&set, "rx_queue_*_xdp_packets");
+		k->rx_drops = ethtool_stats_sum(&set, "rx_queue_*_drops");
+		ethtool_stats_free(&set);
+	}
+	if (!netdev_counters_read(b->ifname, &nc))
+		k->netdev_rx = nc.rx_packets;
+	k->ip_in = snmp_ip_in_receives();
+	if (!b->env)
+		return;
+	if (!xsk_prog_counters_read(b->env->peer_skel, &pc))
+		k->peer_rx = pc.rx_packets;
+	if (!xenv_enter(b->env, XENV_PEER)) {
+		if (!ethtool_stats_read(b->peer, &set)) {
+			k->xmit_errors = ethtool_stats_sum(&set,
+						"tx_queue_*_xdp_xmit_errors");
+			ethtool_stats_free(&set);
+		}
+		xenv_enter(b->env, XENV_DUT);
+	}
+}
+
+static void sleep_until(__u64 t_ns)
+{
+	struct timespec ts = {
+		.tv_sec = t_ns / 1000000000ULL,
+		.tv_nsec = t_ns % 1000000000ULL,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC_RAW, TIMER_ABSTIME, &ts,
+			       NULL) == EINTR)
+		;
+}
+
+int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
+		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
+		  const volatile int *stop, struct rxq_result *r, char *err)
+{
+	bool counted = b->env && b->o.count;
+	struct gen_ctx g = { .b = b, .count = b->o.count };
+	struct rxq_snapshot s0, prev, cur;
+	struct load_thread lt = { .tid = 0, .cpu = b->o.gen_cpu };
+	struct load_snap *l0, *l1;
+	struct load_report lr;
+	struct kcounts k0, k1;
+	__u64 end, next;
+	pthread_t th;
+	int ret, cpu;
+
+	memset(r, 0, sizeof(*r));
+	if (counted) {
+		/* Exactly count frames: the window holds them all */
+		warmup_ns = 0;
+		duration_ns = 0;
+	}
+	if (b->env && !counted) {
+		g.duration_ns = warmup_ns + duration_ns;
+		if (pthread_create(&th, NULL, gen_thread, &g))
+			return fail(err, -errno, "generator thread: %s",
+				    strerror(errno));
+		sleep_until(mono_ns() + warmup_ns);
+		lt.tid = g.tid;
+	}
+	l0 = calloc(2, sizeof(*l0));
+	if (!l0)
+		return fail(err, -ENOMEM, "out of memory");
+	l1 = l0 + 1;
+	kernel_counts(b, &k0);
+	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
+	ret = rxq_bench_snapshot(b, &s0);
+	cur = prev = s0;
+	if (counted && !ret) {
+		if (pthread_create(&th, NULL, gen_thread, &g))
+			return fail(err, -errno, "generator thread: %s",
+				    strerror(errno));
+		pthread_join(th, NULL);
+		/* what is in flight is done within a NAPI poll; 50 ms is ample */
+		sleep_until(mono_ns() + 50000000ULL);
+		ret = rxq_bench_snapshot(b, &cur);
+	}
+	end = s0.t_ns + duration_ns;
+	next = interval_ns ? s0.t_ns + interval_ns : end;
+	while (!ret && !counted) {
+		sleep_until(next < end ? next : end);
+		ret = rxq_bench_snapshot(b, &cur);
+		if (ret)
+			break;
+		if (interval_ns && tick)
+			tick(&prev, &cur, ctx);
+		prev = cur;
+		if (cur.t_ns >= end || (stop && *stop))
+			break;
+		next += interval_ns;
+	}
+	kernel_counts(b, &k1);
+	load_snap_take(l1, b->sirq, &lt, lt.tid ? 1 : 0);
+	/* Counted runs start the generator inside the window: not checked */
+	memset(&lr, 0, sizeof(lr));
+	if (!counted)
+		load_check(l0, l1, &lt, lt.tid ? 1 : 0, 0.05, &lr);
+	free(l0);
+	if (b->env && !counted) {
+		g.stop = 1;
+		pthread_join(th, NULL);
+	}
+	if (b->env && g.ret) {
+		snprintf(err, XSK_ERRLEN, "generator: %s", g.err);
+		return g.ret;
+	}
+	if (ret)
+		return fail(err, ret, "reading the program's counters: %s",
+			    strerror(-ret));
+
+	r->duration_ns = cur.t_ns - s0.t_ns;
+	r->packets = cur.packets - s0.packets;
+	r->issues = cur.issues - s0.issues;
+	r->pps = r->packets * 1e9 / r->duration_ns;
+	r->rx_cpu = 0;
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		__u64 d = cur.net_rx_ns[cpu] - s0.net_rx_ns[cpu];
+
+		r->cpu_ns += d;
+		if (d > cur.net_rx_ns[r->rx_cpu] - s0.net_rx_ns[r->rx_cpu])
+			r->rx_cpu = cpu;
+	}
+	if (b->napi_tid)
+		r->cpu_ns += cur.napi_ns - s0.napi_ns;
+	r->ns_per_pkt = r->packets ? (double)r->cpu_ns / r->packets : 0;
+	r->ethtool_xdp_packets = k1.xdp_packets - k0.xdp_packets;
+	r->netdev_rx_packets = k1.netdev_rx - k0.netdev_rx;
+	r->stack_ip_in = k1.ip_in - k0.ip_in;
+	r->peer_rx = k1.peer_rx - k0.peer_rx;
+	r->lost_xmit_errors = k1.xmit_errors - k0.xmit_errors;
+	r->lost_rx_drops = k1.rx_drops - k0.rx_drops;
+	r->gen_sent = g.res.sent;
+	r->gen_cpu_ns = g.res.cpu_ns;
+	r->gen_method = g.res.method;
+	if (b->env && r->gen_sent > r->packets)
+		r->lost = r->gen_sent - r->packets;
+	r->foreign_frac = lr.worst_frac;
+	r->disturbed = lr.disturbed;
+	return 0;
+}
+
+int rxq_bench_prog_cost(struct rxq_bench *b, __u32 repeat, double *ns)
+{
+	unsigned char frame[1514];
+	struct xdp_md ctx_in = { .data_end = 64 };
+	LIBBPF_OPTS(bpf_test_run_opts, t,
+		    .data_in = frame,
+		    .data_size_in = 64,
+		    .ctx_in = &ctx_in,
+		    .ctx_size_in = sizeof(ctx_in),
+		    .repeat = repeat);
+	struct bpf_program *prog = b->o.frags ? b->skel->progs.xdp_action_frags :
+						b->skel->progs.xdp_action;
+	__u32 len = b->o.pkt_size < sizeof(frame) ? b->o.pkt_size : sizeof(frame);
+	unsigned char mac[6] = { 2, 0, 0, 0, 0, 1 };
+
+	xsk_pkt_build(frame, len, mac, mac, 1000, 0);
+	t.data_size_in = len;
+	ctx_in.data_end = len;
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &t))
+		return -errno;
+	*ns = t.duration;
+	return 0;
+}

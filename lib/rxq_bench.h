@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One XDP action on one interface, measured: the program of
+ * lib/xdp_action.bpf.c attached in native or generic mode, traffic from the
+ * live-frames generator on the peer of the project's veth pair (or whatever
+ * arrives on an interface the user names), and the receive path's CPU time
+ * per packet from the NET_RX softirq tracepoints.
+ *
+ * Used by xdp_rxq_info (one point, printed every interval) and by the
+ * sweep (many points, repeated).
+ */
+#ifndef RXQ_BENCH_H
+#define RXQ_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#define RXQ_MAX_CPUS	64
+#define RXQ_MAX_QUEUES	64
+
+struct rxq_opts {
+	const char *ifname;	/* NULL: the project's own veth pair */
+	__u32 action;		/* XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED */
+	bool skb_mode;		/* generic XDP */
+	bool readmem;
+	bool swapmac;
+	bool frags;		/* load the xdp.frags variant */
+	__u32 loop_k;		/* injected cost, bpf_loop() iterations */
+	const char *redirect_to;/* with ifname: the devmap target */
+	/* own veth pair only */
+	__u32 pkt_size;		/* frame length without FCS; default 64 */
+	__u32 flows;		/* default 1 */
+	__u64 rate_pps;		/* 0: as fast as the generator goes */
+	__u32 mtu;		/* default 1500, or 9000 for frames above 1514 */
+	bool threaded_napi;	/* NAPI in a kthread pinned to the other CPU */
+	int gen_cpu;		/* default 0 */
+	__u64 count;		/* send exactly this many, then stop */
+};
+
+/* Cumulative counts at one instant */
+struct rxq_snapshot {
+	__u64 t_ns;				/* CLOCK_MONOTONIC_RAW */
+	__u64 packets;				/* counted by the program */
+	__u64 issues;				/* action failed (redirect) */
+	__u64 cpu_packets[RXQ_MAX_CPUS];
+	__u64 rxq_packets[RXQ_MAX_QUEUES];
+	__u64 net_rx_ns[RXQ_MAX_CPUS];		/* softirq tracepoints */
+	__u64 napi_ns;				/* threaded NAPI's kthread */
+};
+
+struct rxq_result {
+	__u64 duration_ns;
+	__u64 packets;
+	double pps;
+	__u64 cpu_ns;		/* receive path: NET_RX softirq (or NAPI thread) */
+	double ns_per_pkt;
+	int rx_cpu;		/* the CPU where most of it ran */
+	__u64 issues;
+	/* the generator */
+	__u64 gen_sent;
+	__u64 gen_cpu_ns;
+	const char *gen_method;
+	/* what the kernel counted, for cross-checks */
+	__u64 ethtool_xdp_packets;	/* dut: rx_queue_*_xdp_packets */
+	__u64 netdev_rx_packets;	/* dut: /proc/net/dev */
+	__u64 stack_ip_in;		/* dut netns: Ip InReceives (XDP_PASS) */
+	__u64 peer_rx;			/* back at the peer (XDP_TX, redirect) */
+	__u64 lost;			/* sent - counted */
+	__u64 lost_xmit_errors;		/* peer: tx_queue_*_xdp_xmit_errors */
+	__u64 lost_rx_drops;		/* dut: rx_queue_*_drops */
+	/* foreign load in the window */
+	double foreign_frac;
+	bool disturbed;
+};
+
+struct rxq_bench;
+
+const char *rxq_action_name(__u32 action);
+int rxq_action_parse(const char *name, __u32 *action);
+
+int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err);
+void rxq_bench_close(struct rxq_bench *b);
+
+/* Where the program is attached, for reports: "veth0 (veth)" */
+const char *rxq_bench_ifdesc(const struct rxq_bench *b);
+bool rxq_bench_own_env(const struct rxq_bench *b);
+
+int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s);
+
+/*
+ * Run traffic (own pair) for duration_ns after warmup_ns, and measure; with
+ * rxq_opts.count, send exactly that many frames and measure all of them.
+ * Every interval_ns (0: never) tick() is called with the snapshots at the
+ * interval's start and end.  *stop ends it early.
+ */
+typedef void (*rxq_tick_fn)(const struct rxq_snapshot *a,
+			    const struct rxq_snapshot *b, void *ctx);
+int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
+		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
+		  const volatile int *stop, struct rxq_result *r, char *err);
+
+/* The program's own cost: BPF_PROG_RUN with repeat, ns per run */
+int rxq_bench_prog_cost(struct rxq_bench *b, __u32 repeat, double *ns);
+
+#endif /* RXQ_BENCH_H */

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_rxq_info - apply one XDP action and print its rate and its cost per
+ * packet, per CPU and per RX queue, in the manner of the kernel's old
+ * sample of that name.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+
+#include "json.h"
+#include "measure.h"
+#include "rxq_bench.h"
+#include "xsk_core.h"
+#include "xsk_pkt.h"
+
+#define VERSION "0.1"
+
+struct config {
+	struct rxq_opts o;
+	double interval;
+	double duration;
+	double warmup;
+	bool json;
+	bool no_prog_cost;
+};
+
+static volatile int stop;
+static double tsc_ghz;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS]\n"
+		"Apply one XDP action to every frame; print rates per CPU and RX queue and\n"
+		"the receive path's CPU cost per packet.\n"
+		"\n"
+		"Program:\n"
+		"  -a, --action=ACTION   XDP_DROP (default), XDP_TX, XDP_PASS, XDP_REDIRECT,\n"
+		"                        XDP_ABORTED (the XDP_ prefix may be left out)\n"
+		"  -S, --skb-mode        generic XDP (default: native)\n"
+		"  -r, --readmem         read the Ethernet header of every frame\n"
+		"  -m, --swapmac         swap MAC addresses (always done for XDP_TX)\n"
+		"  -F, --frags           load the xdp.frags program (needed above ~3.5 KB MTU)\n"
+		"  -K, --loop=K          add K bpf_loop() iterations per frame (injected cost)\n"
+		"Where:\n"
+		"  -i, --interface=IF    attach on IF and measure what arrives (default: own\n"
+		"                        veth pair in private namespaces, with a generator)\n"
+		"      --redirect-to=IF  XDP_REDIRECT target with -i\n"
+		"Traffic on the own veth pair (live-frames generator on the peer):\n"
+		"      --size=BYTES      frame length without FCS (default 64; up to 9014)\n"
+		"      --flows=N         UDP flows (source ports; default 1)\n"
+		"      --rate=PPS        target rate (default: as fast as it goes)\n"
+		"      --count=N         send exactly N frames and report on them\n"
+		"      --mtu=N           veth MTU (default 1500, or 9000 above 1514 bytes)\n"
+		"      --threaded        threaded NAPI, kthread pinned to the other CPU\n"
+		"                        (every frame crosses CPUs: a different path)\n"
+		"      --gen-cpu=N       generator's CPU; NET_RX runs there (default 0)\n"
+		"Output:\n"
+		"  -s, --interval=SEC    print every SEC seconds (default 1)\n"
+		"  -d, --duration=SEC    measure for SEC seconds (default 10)\n"
+		"      --warmup=SEC      traffic before measuring (default 0.5)\n"
+		"      --no-prog-cost    skip the BPF_PROG_RUN measurement of the program\n"
+		"  -j, --json            one JSON object at the end, nothing else\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Cost: CPU time of NET_RX softirqs (irq:softirq_entry/exit tracepoints) or of\n"
+		"the NAPI thread, divided by the frames the program counted.  Cycles are TSC\n"
+		"cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n",
+		prog);
+}
+
+static int parse_num(const char *opt, const char *arg, double min, double max,
+		     double *val)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || !*arg || v < min || v > max) {
+		fprintf(stderr, "xdp_rxq_info: %s: '%s' is not a number in %g..%g\n",
+			opt, arg, min, max);
+		return -EINVAL;
+	}
+	*val = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct config *cfg)
+{
+	enum { O_REDIR = 256, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_MTU,
+	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST };
+	static const struct option opts[] = {
+		{ "action", required_argument, NULL, 'a' },
+		{ "skb-mode", no_argument, NULL, 'S' },
+		{ "readmem", no_argument, NULL, 'r' },
+		{ "swapmac", no_argument, NULL, 'm' },
+		{ "frags", no_argument, NULL, 'F' },
+		{ "loop", required_argument, NULL, 'K' },
+		{ "interface", required_argument, NULL, 'i' },
+		{ "redirect-to", required_argument, NULL, O_REDIR },
+		{ "size", required_argument, NULL, O_SIZE },
+		{ "flows", required_argument, NULL, O_FLOWS },
+		{ "rate", required_argument, NULL, O_RATE },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "mtu", required_argument, NULL, O_MTU },
+		{ "threaded", no_argument, NULL, O_THREADED },
+		{ "gen-cpu", required_argument, NULL, O_GENCPU },
+		{ "interval", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "no-prog-cost", no_argument, NULL, O_NOPROGCOST },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	double v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "a:SrmFK:i:s:d:jh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (rxq_action_parse(optarg, &cfg->o.action)) {
+				fprintf(stderr, "xdp_rxq_info: --action: '%s' is none of XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'S':
+			cfg->o.skb_mode = true;
+			break;
+		case 'r':
+			cfg->o.readmem = true;
+			break;
+		case 'm':
+			cfg->o.swapmac = true;
+			break;
+		case 'F':
+			cfg->o.frags = true;
+			break;
+		case 'K':
+			if (parse_num("--loop", optarg, 0, 1 << 23, &v))
+				return -EINVAL;
+			cfg->o.loop_k = v;
+			break;
+		case 'i':
+			cfg->o.ifname = optarg;
+			break;
+		case O_REDIR:
+			cfg->o.redirect_to = optarg;
+			break;
+		case O_SIZE:
+			if (parse_num("--size", optarg, XSK_PKT_MIN_LEN, 9014, &v))
+				return -EINVAL;
+			cfg->o.pkt_size = v;
+			break;
+		case O_FLOWS:
+			if (parse_num("--flows", optarg, 1, 4096, &v))
+				return -EINVAL;
+			cfg->o.flows = v;
+			break;
+		case O_RATE:
+			if (parse_num("--rate", optarg, 1, 1e9, &v))
+				return -EINVAL;
+			cfg->o.rate_pps = v;
+			break;
+		case O_COUNT:
+			if (parse_num("--count", optarg, 1, 1e12, &v))
+				return -EINVAL;
+			cfg->o.count = v;
+			break;
+		case O_MTU:
+			if (parse_num("--mtu", optarg, 68, 65535, &v))
+				return -EINVAL;
+			cfg->o.mtu = v;
+			break;
+		case O_THREADED:
+			cfg->o.threaded_napi = true;
+			break;
+		case O_GENCPU:
+			if (parse_num("--gen-cpu", optarg, 0, RXQ_MAX_CPUS - 1, &v))
+				return -EINVAL;
+			cfg->o.gen_cpu = v;
+			break;
+		case 's':
+			if (parse_num("--interval", optarg, 0.1, 3600,
+				      &cfg->interval))
+				return -EINVAL;
+			break;
+		case 'd':
+			if (parse_num("--duration", optarg, 0.1, 86400,
+				      &cfg->duration))
+				return -EINVAL;
+			break;
+		case O_WARMUP:
+			if (parse_num("--warmup", optarg, 0, 60, &cfg->warmup))
+				return -EINVAL;
+			break;
+		case O_NOPROGCOST:
+			cfg->no_prog_cost = true;
+			break;
+		case 'j':
+			cfg->json = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		default:
+			usage(stderr, argv[0]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xdp_rxq_info: unexpected argument '%s'\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (cfg->o.ifname && (cfg->o.pkt_size || cfg->o.flows ||
+			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
+			      cfg->o.threaded_napi)) {
+		fprintf(stderr, "xdp_rxq_info: --size, --flows, --rate, --count, --mtu and --threaded apply to the own veth pair, not to -i\n");
+		return -EINVAL;
+	}
+	if (cfg->o.redirect_to && !cfg->o.ifname) {
+		fprintf(stderr, "xdp_rxq_info: --redirect-to needs -i (the own pair redirects to its second veth)\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void tick(const struct rxq_snapshot *a, const struct rxq_snapshot *b,
+		 void *ctx)
+{
+	double secs = (b->t_ns - a->t_ns) / 1e9;
+	int cpu, q;
+
+	(void)ctx;
+	printf("%-10s %-8s %14s %12s %16s\n", "", "CPU", "pps", "ns/pkt",
+	       "TSC cycles/pkt");
+	for (cpu = 0; cpu < RXQ_MAX_CPUS; cpu++) {
+		__u64 p = b->cpu_packets[cpu] - a->cpu_packets[cpu];
+		__u64 ns = b->net_rx_ns[cpu] - a->net_rx_ns[cpu];
+
+		if (!p && !ns)
+			continue;
+		if (p)
+			printf("%-10s %-8d %14.0f %12.1f %16.1f\n", "XDP-RX", cpu,
+			       p / secs, (double)ns / p,
+			       (double)ns / p * tsc_ghz);
+		else
+			printf("%-10s %-8d %14.0f %12s %16s  (NET_RX %.1f%% of CPU)\n",
+			       "XDP-RX", cpu, 0.0, "-", "-",
+			       ns / secs / 1e7);
+	}
+	printf("%-10s %-8s %14.0f\n", "XDP-RX", "total",
+	       (b->packets - a->packets) / secs);
+	for (q = 0; q < RXQ_MAX_QUEUES; q++) {
+		__u64 p = b->rxq_packets[q] - a->rxq_packets[q];
+
+		if (p)
+			printf("%-10s %-8d %14.0f\n", "rx_queue", q, p / secs);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+static void print_text(const struct config *cfg, struct rxq_bench *b,
+		       const struct rxq_result *r, double prog_ns)
+{
+	const struct rxq_opts *o = &cfg->o;
+
+	printf("Summary: %s %s on %s\n", rxq_action_name(o->action),
+	       o->skb_mode ? "generic" : "native", rxq_bench_ifdesc(b));
+	printf("  packets      %llu in %.3f s: %.3f Mpps\n",
+	       (unsigned long long)r->packets, r->duration_ns / 1e9,
+	       r->pps / 1e6);
+	printf("  cost         %.1f ns/pkt, %.1f TSC cycles/pkt (TSC %.3f GHz)\n",
+	       r->ns_per_pkt, r->ns_per_pkt * tsc_ghz, tsc_ghz);
+	printf("               receive path: %s on CPU %d, NAPI %s%s\n",
+	       o->threaded_napi ? "NAPI thread" : "NET_RX softirq", r->rx_cpu,
+	       o->threaded_napi ? "threaded (pinned to the other CPU)" :
+	       "default (softirq on the CPU that queued the frames)",
+	       rxq_bench_own_env(b) && (o->action == XDP_TX ||
+					o->action == XDP_REDIRECT) ?
+	       "; includes the peer's XDP_DROP of what comes back" : "");
+	if (prog_ns >= 0)
+		printf("  program      %.1f ns/run alone (BPF_PROG_RUN, repeat)\n",
+		       prog_ns);
+	if (rxq_bench_own_env(b)) {
+		printf("  generator    %s: %llu frames of %u bytes, %u flow%s, %.1f ns/frame of its own CPU time (not in the cost above)\n",
+		       r->gen_method ? r->gen_method : "?",
+		       (unsigned long long)r->gen_sent,
+		       o->pkt_size ? o->pkt_size : 64, o->flows ? o->flows : 1,
+		       o->flows > 1 ? "s" : "",
+		       r->gen_sent ? (double)r->gen_cpu_ns / r->gen_sent : 0);
+		if (o->count)
+			printf("  lost         %llu (peer xdp_xmit_errors %llu, dut rx drops %llu)\n",
+			       (unsigned long long)r->lost,
+			       (unsigned long long)r->lost_xmit_errors,
+			       (unsigned long long)r->lost_rx_drops);
+	}
+	printf("  kernel       ethtool xdp_packets %llu, /proc/net/dev rx %llu, Ip InReceives %llu%s\n",
+	       (unsigned long long)r->ethtool_xdp_packets,
+	       (unsigned long long)r->netdev_rx_packets,
+	       (unsigned long long)r->stack_ip_in,
+	       rxq_bench_own_env(b) ? "" : "");
+	if (rxq_bench_own_env(b) && (o->action == XDP_TX ||
+				     o->action == XDP_REDIRECT))
+		printf("               back at the peer: %llu\n",
+		       (unsigned long long)r->peer_rx);
+	if (r->issues)
+		printf("  issues       %llu frames whose action failed\n",
+		       (unsigned long long)r->issues);
+	if (r->disturbed)
+		printf("  WARNING      %.1f%% of the CPUs' time went to other work: disturbed run\n",
+		       r->foreign_frac * 100);
+}
+
+static void print_json(const struct config *cfg, struct rxq_bench *b,
+		       const struct rxq_result *r, double prog_ns)
+{
+	const struct rxq_opts *o = &cfg->o;
+	struct json j, *w = &j;
+
+	json_init(w, stdout, 0);
+	json_begin_object(w);
+	json_kv_string(w, "tool", "xdp_rxq_info");
+	json_kv_string(w, "version", VERSION);
+	json_kv_string(w, "action", rxq_action_name(o->action));
+	json_kv_string(w, "mode", o->skb_mode ? "generic" : "native");
+	json_kv_string(w, "interface", rxq_bench_ifdesc(b));
+	json_kv_bool(w, "own_veth_pair", rxq_bench_own_env(b));
+	json_kv_u64(w, "pkt_size", o->pkt_size ? o->pkt_size : 64);
+	json_kv_u64(w, "flows", o->flows ? o->flows : 1);
+	json_kv_bool(w, "readmem", o->readmem);
+	json_kv_bool(w, "swapmac", o->swapmac || o->action == XDP_TX);
+	json_kv_bool(w, "frags", o->frags);
+	json_kv_u64(w, "loop_k", o->loop_k);
+	json_kv_string(w, "napi", o->threaded_napi ? "threaded" : "default");
+	json_kv_u64(w, "packets", r->packets);
+	json_kv_double(w, "duration_s", r->duration_ns / 1e9);
+	json_kv_double(w, "pps", r->pps);
+	json_kv_u64(w, "rx_cpu_ns", r->cpu_ns);
+	json_kv_double(w, "ns_per_pkt", r->ns_per_pkt);
+	json_kv_double(w, "tsc_cycles_per_pkt", r->ns_per_pkt * tsc_ghz);
+	json_kv_double(w, "tsc_ghz", tsc_ghz);
+	json_kv_s64(w, "rx_cpu", r->rx_cpu);
+	if (prog_ns >= 0)
+		json_kv_double(w, "prog_ns_per_run", prog_ns);
+	json_kv_u64(w, "gen_sent", r->gen_sent);
+	json_kv_u64(w, "gen_cpu_ns", r->gen_cpu_ns);
+	json_kv_string(w, "gen_method", r->gen_method ? r->gen_method : "none");
+	json_kv_u64(w, "lost", r->lost);
+	json_kv_u64(w, "ethtool_xdp_packets", r->ethtool_xdp_packets);
+	json_kv_u64(w, "netdev_rx_packets", r->netdev_rx_packets);
+	json_kv_u64(w, "ip_in_receives", r->stack_ip_in);
+	json_kv_u64(w, "peer_rx", r->peer_rx);
+	json_kv_u64(w, "issues", r->issues);
+	json_kv_double(w, "foreign_frac", r->foreign_frac);
+	json_kv_bool(w, "disturbed", r->disturbed);
+	json_end_object(w);
+	json_finish(w);
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg = {
+		.o.action = XDP_DROP,
+		.interval = 1,
+		.duration = 10,
+		.warmup = 0.5,
+	};
+	char err[XSK_ERRLEN] = "";
+	struct rxq_bench *b = NULL;
+	struct rxq_result r;
+	double prog_ns = -1;
+	int ret;
+
+	if (parse_args(argc, argv, &cfg))
+		return 2;
+	if (geteuid()) {
+		fprintf(stderr, "xdp_rxq_info: needs root (XDP, BPF, network namespaces)\n");
+		return 1;
+	}
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+	tsc_ghz = tsc_ghz_measure(100);
+
+	ret = rxq_bench_open(&b, &cfg.o, err);
+	if (ret) {
+		fprintf(stderr, "xdp_rxq_info: %s\n", err);
+		return 1;
+	}
+	if (!cfg.json)
+		printf("Running XDP on %s, action %s, %s mode; NAPI %s; TSC %.3f GHz\n\n",
+		       rxq_bench_ifdesc(b), rxq_action_name(cfg.o.action),
+		       cfg.o.skb_mode ? "generic" : "native",
+		       cfg.o.threaded_napi ? "threaded" : "default", tsc_ghz);
+	ret = rxq_bench_run(b, cfg.warmup * 1e9, cfg.duration * 1e9,
+			    cfg.json ? 0 : cfg.interval * 1e9, tick, NULL,
+			    &stop, &r, err);
+	if (ret) {
+		fprintf(stderr, "xdp_rxq_info: %s\n", err);
+		rxq_bench_close(b);
+		return 1;
+	}
+	if (!cfg.no_prog_cost && rxq_bench_prog_cost(b, 1000000, &prog_ns))
+		prog_ns = -1;
+	if (cfg.json)
+		print_json(&cfg, b, &r, prog_ns);
+	else
+		print_text(&cfg, b, &r, prog_ns);
+	rxq_bench_close(b);
+	return 0;
+}

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_sweep - the cost of every XDP path: action x mode x frame size x flows,
+ * each point measured R times, interleaved (all points once, then all again)
+ * so that slow drift spreads over every point alike.  Prints a table, writes
+ * a JSON result (Documentation/sweep.rst) and a gnuplot plot.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <linux/if_link.h>
+
+#include "json.h"
+#include "measure.h"
+#include "rxq_bench.h"
+#include "stats.h"
+#include "xsk_core.h"
+
+#define VERSION		"0.1"
+#define SCHEMA		"xdp-sweep/1"
+#define MAX_LIST	16
+#define MAX_REPEAT	100
+#define MAX_RETRIES	2	/* a disturbed run is redone this often */
+
+struct run {
+	struct rxq_result r;
+	bool ok;
+	int retries;
+	char err[XSK_ERRLEN];
+};
+
+struct point {
+	__u32 action;
+	bool skb_mode;
+	__u32 size;
+	__u32 flows;
+	double prog_ns;
+	struct run runs[MAX_REPEAT];
+};
+
+struct list {
+	unsigned int n;
+	__u32 v[MAX_LIST];
+};
+
+struct config {
+	struct list actions, modes, sizes, flows;
+	unsigned int repeat;
+	double duration;
+	double warmup;
+	const char *out_dir;
+	bool threaded;
+	bool no_plot;
+	__u32 loop_k;
+};
+
+static volatile int stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS]\n"
+		"Measure the cost per packet of XDP actions on the project's veth pair, over a\n"
+		"matrix of action x mode x frame size x flows, each point R times interleaved.\n"
+		"\n"
+		"  -a, --actions=LIST    default XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT\n"
+		"  -m, --modes=LIST      native,generic (default both)\n"
+		"  -s, --sizes=LIST      frame lengths without FCS (default 64,1500,9000;\n"
+		"                        9000 and up run at MTU 9000 with xdp.frags programs)\n"
+		"  -f, --flows=LIST      UDP flows (default 1)\n"
+		"      --full            the whole matrix: sizes 64,512,1500,9000, flows 1,100,1000\n"
+		"  -r, --repeat=R        runs per point (default 5)\n"
+		"  -d, --duration=SEC    measured seconds per run (default 1)\n"
+		"  -w, --warmup=SEC      traffic before each measurement (default 0.2)\n"
+		"  -K, --loop=K          inject K bpf_loop() iterations per frame\n"
+		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
+		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
+		"      --no-plot         no gnuplot\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Cost is the receive path's CPU time (NET_RX softirq from tracepoints) per frame\n"
+		"counted by the XDP program; cycles are TSC cycles.  The last line printed is\n"
+		"the JSON file's path.\n",
+		prog);
+}
+
+static int parse_list(const char *opt, const char *arg, struct list *l,
+		      int (*one)(const char *, __u32 *))
+{
+	char *dup = strdup(arg), *tok, *save;
+
+	l->n = 0;
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (l->n == MAX_LIST || one(tok, &l->v[l->n])) {
+			fprintf(stderr, "xdp_sweep: %s: '%s' is not valid%s\n",
+				opt, tok, l->n == MAX_LIST ? " (too many)" : "");
+			free(dup);
+			return -EINVAL;
+		}
+		l->n++;
+	}
+	free(dup);
+	if (!l->n) {
+		fprintf(stderr, "xdp_sweep: %s: empty list\n", opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int one_mode(const char *s, __u32 *v)
+{
+	if (!strcmp(s, "native"))
+		*v = 0;
+	else if (!strcmp(s, "generic") || !strcmp(s, "skb"))
+		*v = 1;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int one_uint(const char *s, __u32 *v, unsigned long min,
+		    unsigned long max)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || *end || !*s || n < min || n > max)
+		return -EINVAL;
+	*v = n;
+	return 0;
+}
+
+static int one_size(const char *s, __u32 *v)
+{
+	return one_uint(s, v, 60, 9000);
+}
+
+static int one_flows(const char *s, __u32 *v)
+{
+	return one_uint(s, v, 1, 4096);
+}
+
+static int parse_num(const char *opt, const char *arg, double min, double max,
+		     double *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtod(arg, &end);
+	if (errno || *end || !*arg || *val < min || *val > max) {
+		fprintf(stderr, "xdp_sweep: %s: '%s' is not a number in %g..%g\n",
+			opt, arg, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void set_list(struct list *l, const __u32 *v, unsigned int n)
+{
+	memcpy(l->v, v, n * sizeof(*v));
+	l->n = n;
+}
+
+static int parse_args(int argc, char **argv, struct config *cfg)
+{
+	enum { O_FULL = 256, O_THREADED, O_NOPLOT };
+	static const struct option opts[] = {
+		{ "actions", required_argument, NULL, 'a' },
+		{ "modes", required_argument, NULL, 'm' },
+		{ "sizes", required_argument, NULL, 's' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "full", no_argument, NULL, O_FULL },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "loop", required_argument, NULL, 'K' },
+		{ "threaded", no_argument, NULL, O_THREADED },
+		{ "out", required_argument, NULL, 'o' },
+		{ "no-plot", no_argument, NULL, O_NOPLOT },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	static const __u32 full_sizes[] = { 64, 512, 1500, 9000 };
+	static const __u32 full_flows[] = { 1, 100, 1000 };
+	double v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "a:m:s:f:r:d:w:K:o:h", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (parse_list("--actions", optarg, &cfg->actions,
+				       rxq_action_parse))
+				return -EINVAL;
+			break;
+		case 'm':
+			if (parse_list("--modes", optarg, &cfg->modes,
+				       one_mode))
+				return -EINVAL;
+			break;
+		case 's':
+			if (parse_list("--sizes", optarg, &cfg->sizes,
+				       one_size))
+				return -EINVAL;
+			break;
+		case 'f':
+			if (parse_list("--flows", optarg, &cfg->flows,
+				       one_flows))
+				return -EINVAL;
+			break;
+		case O_FULL:
+			set_list(&cfg->sizes, full_sizes, 4);
+			set_list(&cfg->flows, full_flows, 3);
+			break;
+		case 'r':
+			if (parse_num("--repeat", optarg, 1, MAX_REPEAT, &v))
+				return -EINVAL;
+			cfg->repeat = v;
+			break;
+		case 'd':
+			if (parse_num("--duration", optarg, 0.1, 3600,
+				      &cfg->duration))
+				return -EINVAL;
+			break;
+		case 'w':
+			if (parse_num("--warmup", optarg, 0, 60, &cfg->warmup))
+				return -EINVAL;
+			break;
+		case 'K':
+			if (parse_num("--loop", optarg, 0, 1 << 23, &v))
+				return -EINVAL;
+			cfg->loop_k = v;
+			break;
+		case O_THREADED:
+			cfg->threaded = true;
+			break;
+		case 'o':
+			cfg->out_dir = optarg;
+			break;
+		case O_NOPLOT:
+			cfg->no_plot = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		default:
+			usage(stderr, argv[0]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xdp_sweep: unexpected argument '%s'\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *mode_name(bool skb)
+{
+	return skb ? "generic" : "native";
+}
+
+static int measure(const struct config *cfg, struct point *p, struct run *run)
+{
+	struct rxq_opts o = {
+		.action = p->action,
+		.skb_mode = p->skb_mode,
+		.pkt_size = p->size,
+		.flows = p->flows,
+		.frags = p->size > 1514,
+		.threaded_napi = cfg->threaded,
+		.loop_k = cfg->loop_k,
+	};
+	struct rxq_bench *b;
+	int ret;
+
+	ret = rxq_bench_open(&b, &o, run->err);
+	if (ret)
+		return ret;
+	ret = rxq_bench_run(b, cfg->warmup * 1e9, cfg->duration * 1e9, 0,
+			    NULL, NULL, &stop, &run->r, run->err);
+	if (!ret && p->prog_ns < 0 &&
+	    rxq_bench_prog_cost(b, 1000000, &p->prog_ns))
+		p->prog_ns = -1;
+	rxq_bench_close(b);
+	return ret;
+}
+
+struct summary {
+	struct stats_summary ns, mpps;
+	unsigned int ok, disturbed;
+	__u64 sent, packets, lost, xmit_errors, rx_drops;
+	const char *gen_method;
+};
+
+static void summarize(const struct config *cfg, const struct point *p,
+		      struct summary *s)
+{
+	double ns[MAX_REPEAT], mpps[MAX_REPEAT];
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < cfg->repeat; i++) {
+		const struct run *r = &p->runs[i];
+
+		if (!r->ok)
+			continue;
+		ns[s->ok] = r->r.ns_per_pkt;
+		mpps[s->ok] = r->r.pps / 1e6;
+		s->ok++;
+		s->disturbed += r->r.disturbed;
+		s->sent += r->r.gen_sent;
+		s->packets += r->r.packets;
+		s->lost += r->r.lost;
+		s->xmit_errors += r->r.lost_xmit_errors;
+		s->rx_drops += r->r.lost_rx_drops;
+		s->gen_method = r->r.gen_method;
+	}
+	if (s->ok) {
+		stats_summarize(ns, s->ok, &s->ns);
+		stats_summarize(mpps, s->ok, &s->mpps);
+	}
+}
+
+static void env_json(struct json *j, double ghz, const struct config *cfg)
+{
+	char model[256] = "unknown", line[512], cfghash[80] = "unknown";
+	struct utsname u;
+	FILE *f;
+
+	uname(&u);
+	f = fopen("/proc/cpuinfo", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+
+			if (c) {
+				snprintf(model, sizeof(model), "%s", c + 2);
+				model[strcspn(model, "\n")] = '\0';
+			}
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	/* The running kernel's config, as far as it can be found */
+	snprintf(line, sizeof(line),
+		 "{ zcat /proc/config.gz 2>/dev/null || cat /boot/config-%s 2>/dev/null; } | sha256sum | cut -c1-64",
+		 u.release);
+	f = popen(line, "r");
+	if (f) {
+		if (fgets(cfghash, sizeof(cfghash), f))
+			cfghash[strcspn(cfghash, "\n")] = '\0';
+		pclose(f);
+	}
+	/* sha256 of nothing: no config to be found */
+	if (!strncmp(cfghash, "e3b0c44298fc1c149afbf4c8996fb924", 32))
+		snprintf(cfghash, sizeof(cfghash), "unknown");
+
+	json_key(j, "env");
+	json_begin_object(j);
+	json_kv_string(j, "kernel_release", u.release);
+	json_kv_string(j, "kernel_version", u.version);
+	json_kv_string(j, "kernel_config_sha256", cfghash);
+	json_kv_string(j, "machine", u.machine);
+	json_kv_string(j, "cpu_model", model);
+	json_kv_s64(j, "ncpus", sysconf(_SC_NPROCESSORS_ONLN));
+	json_kv_double(j, "tsc_ghz", ghz);
+	json_kv_string(j, "napi", cfg->threaded ? "threaded" : "default");
+	json_end_object(j);
+}
+
+static void list_json(struct json *j, const char *key, const struct list *l,
+		      const char *(*name)(__u32))
+{
+	unsigned int i;
+
+	json_key(j, key);
+	json_begin_array(j);
+	for (i = 0; i < l->n; i++) {
+		if (name)
+			json_string(j, name(l->v[i]));
+		else
+			json_u64(j, l->v[i]);
+	}
+	json_end_array(j);
+}
+
+static const char *mode_of(__u32 v)
+{
+	return mode_name(v);
+}
+
+static int write_json(const char *path, const struct config *cfg,
+		      struct point *pts, unsigned int npts, double ghz,
+		      const char *started)
+{
+	struct json j;
+	unsigned int i, k;
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	json_init(&j, f, 1);
+	json_begin_object(&j);
+	json_kv_string(&j, "schema", SCHEMA);
+	json_kv_string(&j, "tool", "xdp_sweep");
+	json_kv_string(&j, "version", VERSION);
+	json_kv_string(&j, "started", started);
+	env_json(&j, ghz, cfg);
+	json_key(&j, "options");
+	json_begin_object(&j);
+	list_json(&j, "actions", &cfg->actions, rxq_action_name);
+	list_json(&j, "modes", &cfg->modes, mode_of);
+	list_json(&j, "sizes", &cfg->sizes, NULL);
+	list_json(&j, "flows", &cfg->flows, NULL);
+	json_kv_u64(&j, "repeat", cfg->repeat);
+	json_kv_double(&j, "duration_s", cfg->duration);
+	json_kv_double(&j, "warmup_s", cfg->warmup);
+	json_kv_u64(&j, "loop_k", cfg->loop_k);
+	json_kv_string(&j, "generator", "live-frames (af_xdp-sg above the live-frames limit)");
+	json_kv_string(&j, "cost", "NET_RX softirq ns (tracepoints) / frames counted by the program");
+	json_end_object(&j);
+
+	json_key(&j, "points");
+	json_begin_array(&j);
+	for (i = 0; i < npts; i++) {
+		struct point *p = &pts[i];
+		struct summary s;
+
+		summarize(cfg, p, &s);
+		json_begin_object(&j);
+		json_kv_string(&j, "action", rxq_action_name(p->action));
+		json_kv_string(&j, "mode", mode_name(p->skb_mode));
+		json_kv_u64(&j, "size", p->size);
+		json_kv_u64(&j, "flows", p->flows);
+		json_kv_u64(&j, "runs_ok", s.ok);
+		json_kv_u64(&j, "runs_disturbed", s.disturbed);
+		json_key(&j, "ns_per_pkt");
+		json_begin_object(&j);
+		json_kv_double(&j, "median", s.ok ? s.ns.median : NAN);
+		json_kv_double(&j, "ci95_lo", s.ok ? s.ns.ci_lo : NAN);
+		json_kv_double(&j, "ci95_hi", s.ok ? s.ns.ci_hi : NAN);
+		json_kv_string(&j, "ci_method", s.ok ?
+			       stats_ci_method_name(s.ns.ci_method) : "none");
+		json_kv_double(&j, "mean", s.ok ? s.ns.mean : NAN);
+		json_kv_double(&j, "sd", s.ok ? s.ns.sd : NAN);
+		json_end_object(&j);
+		json_kv_double(&j, "tsc_cycles_per_pkt",
+			       s.ok ? s.ns.median * ghz : NAN);
+		json_kv_double(&j, "mpps", s.ok ? s.mpps.median : NAN);
+		json_kv_double(&j, "prog_ns_per_run", p->prog_ns);
+		json_kv_string(&j, "gen_method", s.gen_method);
+		json_kv_u64(&j, "sent", s.sent);
+		json_kv_u64(&j, "counted", s.packets);
+		json_kv_u64(&j, "lost", s.lost);
+		json_kv_u64(&j, "lost_peer_xmit_errors", s.xmit_errors);
+		json_kv_u64(&j, "lost_dut_rx_drops", s.rx_drops);
+		json_key(&j, "runs");
+		json_begin_array(&j);
+		for (k = 0; k < cfg->repeat; k++) {
+			const struct run *r = &p->runs[k];
+
+			json_begin_object(&j);
+			json_kv_bool(&j, "ok", r->ok);
+			if (!r->ok) {
+				json_kv_string(&j, "error", r->err);
+				json_end_object(&j);
+				continue;
+			}
+			json_kv_u64(&j, "packets", r->r.packets);
+			json_kv_double(&j, "duration_s", r->r.duration_ns / 1e9);
+			json_kv_double(&j, "pps", r->r.pps);
+			json_kv_u64(&j, "rx_cpu_ns", r->r.cpu_ns);
+			json_kv_double(&j, "ns_per_pkt", r->r.ns_per_pkt);
+			json_kv_s64(&j, "rx_cpu", r->r.rx_cpu);
+			json_kv_u64(&j, "gen_sent", r->r.gen_sent);
+			json_kv_u64(&j, "lost", r->r.lost);
+			json_kv_double(&j, "foreign_frac", r->r.foreign_frac);
+			json_kv_bool(&j, "disturbed", r->r.disturbed);
+			json_kv_u64(&j, "retries", r->retries);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	i = json_finish(&j);
+	fclose(f);
+	return i;
+}
+
+static void print_table(const struct config *cfg, struct point *pts,
+			unsigned int npts, double ghz)
+{
+	unsigned int i;
+
+	printf("\n%-12s %-7s %5s %5s %8s %8s %19s %8s %9s\n", "path", "mode",
+	       "size", "flows", "Mpps", "ns/pkt", "95% CI", "cycles", "lost");
+	for (i = 0; i < npts; i++) {
+		struct summary s;
+		char ci[32] = "-";
+
+		summarize(cfg, &pts[i], &s);
+		if (!s.ok) {
+			printf("%-12s %-7s %5u %5u  failed: %s\n",
+			       rxq_action_name(pts[i].action),
+			       mode_name(pts[i].skb_mode), pts[i].size,
+			       pts[i].flows, pts[i].runs[0].err);
+			continue;
+		}
+		if (s.ns.ci_method != STATS_CI_NONE)
+			snprintf(ci, sizeof(ci), "[%.1f, %.1f]", s.ns.ci_lo,
+				 s.ns.ci_hi);
+		printf("%-12s %-7s %5u %5u %8.3f %8.1f %19s %8.1f %9llu%s%s\n",
+		       rxq_action_name(pts[i].action),
+		       mode_name(pts[i].skb_mode), pts[i].size, pts[i].flows,
+		       s.mpps.median, s.ns.median, ci, s.ns.median * ghz,
+		       (unsigned long long)s.lost,
+		       s.lost ? (s.xmit_errors ? " peer-xmit" : " dut") : "",
+		       s.disturbed ? " (disturbed runs)" : "");
+	}
+	printf("\ncycles are TSC cycles at %.3f GHz; ns/pkt is NET_RX softirq time per frame counted\n"
+	       "(XDP_TX and XDP_REDIRECT include the peer's XDP_DROP of what comes back); lost =\n"
+	       "generated - counted, with where: peer-xmit (the dut's ring was full) or dut\n",
+	       ghz);
+}
+
+static void plot(const char *base, const struct config *cfg, struct point *pts,
+		 unsigned int npts)
+{
+	char dat[512], gp[512], png[512], cmd[1200];
+	unsigned int i, a, m, z;
+	FILE *f;
+
+	snprintf(dat, sizeof(dat), "%s.dat", base);
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(png, sizeof(png), "%s.png", base);
+	f = fopen(dat, "we");
+	if (!f)
+		return;
+	/* One block per action x mode (flows: the first only), rows by size */
+	for (a = 0; a < cfg->actions.n; a++) {
+		for (m = 0; m < cfg->modes.n; m++) {
+			fprintf(f, "# %s %s\n", rxq_action_name(cfg->actions.v[a]),
+				mode_name(cfg->modes.v[m]));
+			for (z = 0; z < cfg->sizes.n; z++) {
+				for (i = 0; i < npts; i++) {
+					struct summary s;
+
+					if (pts[i].action != cfg->actions.v[a] ||
+					    pts[i].skb_mode != cfg->modes.v[m] ||
+					    pts[i].size != cfg->sizes.v[z] ||
+					    pts[i].flows != cfg->flows.v[0])
+						continue;
+					summarize(cfg, &pts[i], &s);
+					if (s.ok)
+						fprintf(f, "%u %u %.3f %.3f %.3f\n",
+							z, pts[i].size,
+							s.ns.median,
+							s.ns.ci_method ? s.ns.ci_lo : s.ns.median,
+							s.ns.ci_method ? s.ns.ci_hi : s.ns.median);
+				}
+			}
+			fprintf(f, "\n\n");
+		}
+	}
+	fclose(f);
+	f = fopen(gp, "we");
+	if (!f)
+		return;
+	fprintf(f, "set terminal png size 1000,600\nset output '%s'\n", png);
+	fprintf(f, "set title 'XDP receive path cost per frame (median, 95%% CI), %u flow(s)'\n",
+		cfg->flows.v[0]);
+	fprintf(f, "set xlabel 'frame size (bytes)'\nset ylabel 'ns per frame (NET_RX softirq)'\n");
+	fprintf(f, "set logscale y\nset key outside right\nset grid\n");
+	fprintf(f, "set xtics (");
+	for (z = 0; z < cfg->sizes.n; z++)
+		fprintf(f, "%s'%u' %u", z ? ", " : "", cfg->sizes.v[z], z);
+	fprintf(f, ")\nset xrange [-0.5:%u.5]\nplot ", cfg->sizes.n - 1);
+	i = 0;
+	for (a = 0; a < cfg->actions.n; a++)
+		for (m = 0; m < cfg->modes.n; m++, i++)
+			fprintf(f, "%s'%s' index %u using 1:3:4:5 with yerrorlines title '%s %s'",
+				i ? ", " : "", dat, i,
+				rxq_action_name(cfg->actions.v[a]),
+				mode_name(cfg->modes.v[m]));
+	fprintf(f, "\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", gp);
+	if (system(cmd))
+		fprintf(stderr, "xdp_sweep: gnuplot failed; the data is in %s\n",
+			dat);
+	else
+		printf("plot: %s\n", png);
+}
+
+int main(int argc, char **argv)
+{
+	static const __u32 def_actions[] = { XDP_DROP, XDP_TX, XDP_PASS,
+					     XDP_REDIRECT };
+	static const __u32 def_modes[] = { 0, 1 };
+	static const __u32 def_sizes[] = { 64, 1500, 9000 };
+	static const __u32 def_flows[] = { 1 };
+	struct config cfg = {
+		.repeat = 5,
+		.duration = 1,
+		.warmup = 0.2,
+		.out_dir = "results",
+	};
+	unsigned int npts, i, a, m, z, fl, rep, done = 0;
+	char base[512], path[600], started[32];
+	struct point *pts;
+	__u64 t0;
+	double ghz;
+	time_t now;
+
+	set_list(&cfg.actions, def_actions, 4);
+	set_list(&cfg.modes, def_modes, 2);
+	set_list(&cfg.sizes, def_sizes, 3);
+	set_list(&cfg.flows, def_flows, 1);
+	if (parse_args(argc, argv, &cfg))
+		return 2;
+	if (geteuid()) {
+		fprintf(stderr, "xdp_sweep: needs root (XDP, BPF, network namespaces)\n");
+		return 1;
+	}
+	if (mkdir(cfg.out_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "xdp_sweep: --out %s: %s\n", cfg.out_dir,
+			strerror(errno));
+		return 1;
+	}
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+	ghz = tsc_ghz_measure(200);
+	now = time(NULL);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	strftime(base, sizeof(base), "%Y%m%d-%H%M%S", gmtime(&now));
+	snprintf(path, sizeof(path), "%s/sweep-%s", cfg.out_dir, base);
+	snprintf(base, sizeof(base), "%s", path);
+
+	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
+	pts = calloc(npts, sizeof(*pts));
+	if (!pts)
+		return 1;
+	i = 0;
+	for (a = 0; a < cfg.actions.n; a++)
+		for (m = 0; m < cfg.modes.n; m++)
+			for (z = 0; z < cfg.sizes.n; z++)
+				for (fl = 0; fl < cfg.flows.n; fl++, i++) {
+					pts[i].action = cfg.actions.v[a];
+					pts[i].skb_mode = cfg.modes.v[m];
+					pts[i].size = cfg.sizes.v[z];
+					pts[i].flows = cfg.flows.v[fl];
+					pts[i].prog_ns = -1;
+				}
+
+	fprintf(stderr, "xdp_sweep: %u points x %u runs of %.1f s (+%.1f s warm-up); TSC %.3f GHz; NAPI %s\n",
+		npts, cfg.repeat, cfg.duration, cfg.warmup, ghz,
+		cfg.threaded ? "threaded" : "default");
+	t0 = mono_ns();
+	/* Interleaved: every point once per round */
+	for (rep = 0; rep < cfg.repeat && !stop; rep++) {
+		for (i = 0; i < npts && !stop; i++) {
+			struct point *p = &pts[i];
+			struct run *run = &p->runs[rep];
+
+			do {
+				run->ok = !measure(&cfg, p, run);
+			} while (run->ok && run->r.disturbed &&
+				 run->retries++ < MAX_RETRIES);
+			done++;
+			fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u  %-12s %-7s %5u B %4u fl: %s",
+				done, npts * cfg.repeat,
+				(mono_ns() - t0) / 1e9, rep + 1, cfg.repeat,
+				rxq_action_name(p->action),
+				mode_name(p->skb_mode), p->size, p->flows,
+				run->ok ? "ok        " : "FAILED    ");
+			if (!run->ok)
+				fprintf(stderr, "\n  %s\n", run->err);
+		}
+	}
+	fprintf(stderr, "\n");
+	if (stop)
+		fprintf(stderr, "xdp_sweep: interrupted; the result holds the runs done\n");
+
+	print_table(&cfg, pts, npts, ghz);
+	snprintf(path, sizeof(path), "%s.json", base);
+	if (write_json(path, &cfg, pts, npts, ghz, started)) {
+		fprintf(stderr, "xdp_sweep: writing %s failed\n", path);
+		free(pts);
+		return 1;
+	}
+	if (!cfg.no_plot)
+		plot(base, &cfg, pts, npts);
+	printf("%s\n", path);
+	free(pts);
+	return stop ? 1 : 0;
+}
