@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small streaming JSON writer to a FILE *.
+ *
+ * The writer places commas, colons and (when indent > 0) newlines and
+ * indentation itself; nesting is tracked on a fixed stack of
+ * JSON_MAX_DEPTH.  Misuse (a value without a key in an object, a key
+ * outside an object, unbalanced ends, too deep, a second top-level value)
+ * sets the error flag and writes nothing more; json_finish() reports it.
+ *
+ * Strings are escaped: '"' and '\\' with a backslash, bytes below 0x20 as
+ * \u00XX; other bytes (UTF-8) pass through.  Doubles: finite values as
+ * %.17g (round-trips) or with a fixed number of decimals
+ * (json_double_prec); NaN and infinities as null.  Numbers assume the "C"
+ * locale.
+ */
+#ifndef JSON_H
+#define JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH	32
+
+struct json {
+	FILE *f;
+	int indent;		/* spaces per level; 0: compact, one line */
+	int depth;
+	bool err;
+	bool done;		/* the top-level value is complete */
+	bool want_value;	/* a key was written, its value is next */
+	bool is_obj[JSON_MAX_DEPTH];
+	bool empty[JSON_MAX_DEPTH];
+};
+
+void json_init(struct json *j, FILE *f, int indent);
+
+void json_begin_object(struct json *j);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j);
+void json_end_array(struct json *j);
+
+void json_key(struct json *j, const char *key);
+
+void json_string(struct json *j, const char *s);	/* NULL: null */
+void json_u64(struct json *j, uint64_t v);
+void json_s64(struct json *j, int64_t v);
+void json_double(struct json *j, double v);
+void json_double_prec(struct json *j, double v, int decimals);
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+
+/* key + value in one call */
+void json_kv_string(struct json *j, const char *key, const char *s);
+void json_kv_u64(struct json *j, const char *key, uint64_t v);
+void json_kv_s64(struct json *j, const char *key, int64_t v);
+void json_kv_double(struct json *j, const char *key, double v);
+void json_kv_bool(struct json *j, const char *key, bool v);
+
+/*
+ * End of document: writes a newline; returns 0, or -EINVAL if the writer
+ * was misused or the document is incomplete, -EIO if the FILE failed
+ */
+int json_finish(struct json *j);
+
+#endif /* JSON_H */

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exact softirq time per CPU, from the irq:softirq_entry and
+ * irq:softirq_exit tracepoints.
+ *
+ * The programs attach as raw tracepoints (BPF_RAW_TRACEPOINT_OPEN, by name):
+ * that needs no tracefs mount, gives a bpf_link, and costs less than a
+ * perf-event tracepoint program (no trace record is built).  The argument is
+ * the same one the tracepoint records: "unsigned int vec" (format: 8 bytes of
+ * common header, then vec at offset 8), here args[0].
+ *
+ * Softirqs do not nest on a CPU, so one start time per CPU is enough.  A
+ * softirq already running when the programs were attached has no start time
+ * and is not counted.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#define NET_TX_SOFTIRQ	2
+#define NET_RX_SOFTIRQ	3
+
+struct sirq_acc {
+	__u64 net_rx_ns;
+	__u64 net_rx_count;
+	__u64 net_tx_ns;
+	__u64 net_tx_count;
+	__u64 all_ns;		/* every vector */
+	__u64 all_count;
+	__u64 own_ns;		/* every vector, in a thread of own_tgid */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sirq_acc);
+} acc SEC(".maps");
+
+/* The process whose threads' CPU time already includes its softirqs */
+const volatile __u32 own_tgid;
+
+SEC("raw_tp/softirq_entry")
+int sirq_entry(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 key = 0;
+	__u64 *t = bpf_map_lookup_elem(&start, &key);
+
+	(void)ctx;
+	if (t)
+		*t = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("raw_tp/softirq_exit")
+int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 key = 0, vec = (__u32)ctx->args[0];
+	__u64 *t = bpf_map_lookup_elem(&start, &key);
+	struct sirq_acc *a = bpf_map_lookup_elem(&acc, &key);
+	__u64 d;
+
+	if (!t || !a || !*t)
+		return 0;
+	d = bpf_ktime_get_ns() - *t;
+	*t = 0;
+	a->all_ns += d;
+	a->all_count++;
+	if (vec == NET_RX_SOFTIRQ) {
+		a->net_rx_ns += d;
+		a->net_rx_count++;
+	} else if (vec == NET_TX_SOFTIRQ) {
+		a->net_tx_ns += d;
+		a->net_tx_count++;
+	}
+	if (own_tgid && bpf_get_current_pid_tgid() >> 32 == own_tgid)
+		a->own_ns += d;
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

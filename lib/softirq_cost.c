@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "softirq_cost.h"
+#include "softirq_cost.skel.h"
+
+struct sirq {
+	struct softirq_cost_bpf *skel;
+	int ncpus;		/* possible CPUs */
+	struct sirq_cpu *buf;
+	__u32 ids[2];
+};
+
+static int sirq_fail(char *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err, 256, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+static __u32 prog_id(struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return 0;
+	return info.id;
+}
+
+int sirq_open(struct sirq **sp, char *err)
+{
+	struct sirq *s;
+	int ret;
+
+	*sp = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return sirq_fail(err, -ENOMEM, "out of memory");
+	s->ncpus = libbpf_num_possible_cpus();
+	if (s->ncpus <= 0) {
+		ret = s->ncpus ? s->ncpus : -EINVAL;
+		free(s);
+		return sirq_fail(err, ret, "cannot count the possible CPUs");
+	}
+	s->buf = calloc(s->ncpus, sizeof(*s->buf));
+	s->skel = softirq_cost_bpf__open();
+	if (!s->buf || !s->skel) {
+		ret = s->buf ? -errno : -ENOMEM;
+		sirq_close(s);
+		return sirq_fail(err, ret, "opening the softirq programs: %s",
+				 strerror(-ret));
+	}
+	s->skel->rodata->own_tgid = getpid();
+	ret = softirq_cost_bpf__load(s->skel);
+	if (ret) {
+		sirq_close(s);
+		return sirq_fail(err, ret,
+				 "loading the softirq programs: %s (root and CONFIG_BPF_EVENTS needed)",
+				 strerror(-ret));
+	}
+	ret = softirq_cost_bpf__attach(s->skel);
+	if (ret) {
+		sirq_close(s);
+		return sirq_fail(err, ret,
+				 "attaching to the irq:softirq_entry/exit raw tracepoints: %s",
+				 strerror(-ret));
+	}
+	s->ids[0] = prog_id(s->skel->progs.sirq_entry);
+	s->ids[1] = prog_id(s->skel->progs.sirq_exit);
+	*sp = s;
+	return 0;
+}
+
+int sirq_read(struct sirq *s, struct sirq_cpu *cpus, int ncpus)
+{
+	__u32 key = 0;
+	int i;
+
+	if (bpf_map__lookup_elem(s->skel->maps.acc, &key, sizeof(key), s->buf,
+				 s->ncpus * sizeof(*s->buf), 0))
+		return -errno;
+	for (i = 0; i < ncpus; i++) {
+		if (i < s->ncpus)
+			cpus[i] = s->buf[i];
+		else
+			memset(&cpus[i], 0, sizeof(cpus[i]));
+	}
+	return s->ncpus;
+}
+
+void sirq_prog_ids(const struct sirq *s, __u32 ids[2])
+{
+	ids[0] = s->ids[0];
+	ids[1] = s->ids[1];
+}
+
+void sirq_close(struct sirq *s)
+{
+	if (!s)
+		return;
+	softirq_cost_bpf__destroy(s->skel);
+	free(s->buf);
+	free(s);
+}
+
+void sirq_delta(const struct sirq_cpu *a, const struct sirq_cpu *b,
+		struct sirq_cpu *d)
+{
+	d->net_rx_ns = b->net_rx_ns - a->net_rx_ns;
+	d->net_rx_count = b->net_rx_count - a->net_rx_count;
+	d->net_tx_ns = b->net_tx_ns - a->net_tx_ns;
+	d->net_tx_count = b->net_tx_count - a->net_tx_count;
+	d->all_ns = b->all_ns - a->all_ns;
+	d->all_count = b->all_count - a->all_count;
+	d->own_ns = b->own_ns - a->own_ns;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Exact softirq CPU time per CPU, from BPF programs on the irq:softirq_entry
+ * and irq:softirq_exit tracepoints (bpf_ktime_get_ns() at entry and exit).
+ *
+ * /proc/stat's softirq column is tick-sampled when the kernel has no
+ * CONFIG_IRQ_TIME_ACCOUNTING; these counters are not.  Counters are
+ * cumulative from sirq_open(); subtract two reads for a window.  Every
+ * sirq_open() loads its own programs and maps, so readers are independent.
+ */
+#ifndef SOFTIRQ_COST_H
+#define SOFTIRQ_COST_H
+
+#include <linux/types.h>
+
+struct sirq_cpu {
+	__u64 net_rx_ns;	/* NET_RX_SOFTIRQ (3) */
+	__u64 net_rx_count;
+	__u64 net_tx_ns;	/* NET_TX_SOFTIRQ (2) */
+	__u64 net_tx_count;
+	__u64 all_ns;		/* every softirq vector */
+	__u64 all_count;
+	__u64 own_ns;		/* every vector, run while a thread of the
+				 * opening process was current (and so also
+				 * in that thread's schedstat time) */
+};
+
+struct sirq;
+
+/*
+ * Load and attach (bpf links; nothing pinned).  err: 256 bytes, a sentence
+ * on failure.  Returns 0 or -errno.
+ */
+int sirq_open(struct sirq **s, char *err);
+
+/*
+ * Cumulative counters of CPUs 0..ncpus-1 (CPUs beyond the possible ones are
+ * zeroed).  Returns the number of possible CPUs, or -errno.
+ */
+int sirq_read(struct sirq *s, struct sirq_cpu *cpus, int ncpus);
+
+/* The two programs' ids, for checking what is loaded */
+void sirq_prog_ids(const struct sirq *s, __u32 ids[2]);
+
+/* Detach and unload; NULL is fine */
+void sirq_close(struct sirq *s);
+
+/* b - a, field by field */
+void sirq_delta(const struct sirq_cpu *a, const struct sirq_cpu *b,
+		struct sirq_cpu *d);
+
+#endif /* SOFTIRQ_COST_H */

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traffic generator: BPF_PROG_RUN in live-frames mode, with an AF_XDP
+ * multi-buffer fallback for frames live-frames mode refuses.  See
+ * trafficgen.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "measure.h"
+#include "trafficgen.h"
+#include "trafficgen.skel.h"
+#include "xsk_core.h"
+#include "xsk_pkt.h"
+
+#define NSEC		1000000000ULL
+/* Frames per BPF_PROG_RUN call at full speed: about 1.5 ms at 20 Mpps */
+#define FULL_SPEED_CALL	32768
+/* Pacing: one call (or AF_XDP burst) every PACE_NS at most */
+#define PACE_NS		100000ULL
+/* Offsets tgen_tx rewrites, as in xsk_pkt.h */
+#define SPORT_OFF	34
+#define SEQ_OFF		XSK_PKT_HDR_LEN
+
+static int fail(char *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err, XSK_ERRLEN, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+static bool stopped(const struct tgen_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* Sleep until an absolute CLOCK_MONOTONIC time in ns */
+static void sleep_until(__u64 t)
+{
+	struct timespec ts = { .tv_sec = t / NSEC, .tv_nsec = t % NSEC };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static __u64 clock_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+/*
+ * Frames per step: the whole rate in PACE_NS slices, at least one frame,
+ * at most TGEN_BATCH x 4; as fast as possible, FULL_SPEED_CALL.
+ */
+static __u64 step_frames(const struct tgen_opts *o)
+{
+	__u64 n;
+
+	if (!o->rate_pps)
+		return FULL_SPEED_CALL;
+	n = o->rate_pps * PACE_NS / NSEC;
+	if (n < 1)
+		n = 1;
+	if (n > TGEN_BATCH * 4)
+		n = TGEN_BATCH * 4;
+	return n;
+}
+
+/* Frames to send in the next step, 0 when the run is over */
+static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start_raw,
+		       __u64 start_mono, __u64 step)
+{
+	if (stopped(o))
+		return 0;
+	if (o->count && done >= o->count)
+		return 0;
+	if (o->duration_ns && mono_ns() - start_raw >= o->duration_ns)
+		return 0;
+	if (o->count && o->count - done < step)
+		step = o->count - done;
+	if (o->rate_pps) {
+		/* Frame done goes out at start + done / rate */
+		sleep_until(start_mono +
+			    (__u64)((double)done * NSEC / o->rate_pps));
+		if (stopped(o))
+			return 0;
+		if (o->duration_ns && mono_ns() - start_raw >= o->duration_ns)
+			return 0;
+	}
+	return step;
+}
+
+/* ---- live frames ------------------------------------------------------ */
+
+static int prog_run(int prog_fd, const void *frame, __u32 len,
+		    struct xdp_md *md, __u32 repeat)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, t,
+		.data_in = frame,
+		.data_size_in = len,
+		.ctx_in = md,
+		.ctx_size_in = sizeof(*md),
+		.repeat = repeat,
+		.flags = BPF_F_TEST_XDP_LIVE_FRAMES,
+		.batch_size = TGEN_BATCH,
+	);
+
+	md->data = 0;
+	md->data_end = len;
+	return bpf_prog_test_run_opts(prog_fd, &t) ? -errno : 0;
+}
+
+/*
+ * The largest frame live-frames mode takes here, found by trying frames with
+ * tgen_tx in probe mode (it drops them, counts nothing, sends nothing).
+ * Returns it, or -errno if even the smallest test frame is refused.
+ */
+static int live_probe(struct trafficgen_bpf *skel, int prog_fd,
+		      struct xdp_md *md, void *frame, __u32 size)
+{
+	__u32 lo = XSK_PKT_MIN_LEN, hi = size;
+	int ret;
+
+	skel->bss->probe = 1;
+	ret = prog_run(prog_fd, frame, lo, md, 1);
+	if (ret)
+		goto out;
+	/* lo is taken; find the largest taken length in lo..hi */
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo + 1) / 2;
+
+		if (prog_run(prog_fd, frame, mid, md, 1))
+			hi = mid - 1;
+		else
+			lo = mid;
+	}
+	ret = lo;
+out:
+	skel->bss->probe = 0;
+	return ret;
+}
+
+static int read_sent(struct trafficgen_bpf *skel, __u64 *sent)
+{
+	int ncpus = libbpf_num_possible_cpus(), i;
+	__u64 *v;
+	__u32 key = 0;
+	int ret = 0;
+
+	if (ncpus < 0)
+		return ncpus;
+	v = calloc(ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.tx_count), &key, v))
+		ret = -errno;
+	*sent = 0;
+	for (i = 0; !ret && i < ncpus; i++)
+		*sent += v[i];
+	free(v);
+	return ret;
+}
+
+static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
+		    struct xdp_md *md, void *frame, __u32 size,
+		    struct tgen_result *r, char *err)
+{
+	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
+	__u64 step = step_frames(o), done = 0, start_raw, start_mono, n;
+	int ret = 0;
+
+	start_raw = mono_ns();
+	start_mono = clock_mono();
+	while ((n = next_step(o, done, start_raw, start_mono, step))) {
+		ret = prog_run(prog_fd, frame, size, md, n);
+		if (ret == -EINTR) {
+			/* A signal cut the run short: resume from the count */
+			ret = read_sent(skel, &done);
+			if (ret)
+				break;
+			continue;
+		}
+		if (ret)
+			break;
+		done += n;
+	}
+	r->duration_ns = mono_ns() - start_raw;
+	if (ret)
+		return fail(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames, batch %llu) failed after %llu frames: %s",
+			    size, (unsigned long long)n,
+			    (unsigned long long)done, strerror(-ret));
+	ret = read_sent(skel, &r->sent);
+	if (ret)
+		return fail(err, ret, "reading tgen_tx's counter: %s",
+			    strerror(-ret));
+	if (r->sent != done)
+		return fail(err, -EPROTO, "tgen_tx counted %llu frames, %llu were asked for",
+			    (unsigned long long)r->sent,
+			    (unsigned long long)done);
+	return 0;
+}
+
+/* ---- AF_XDP multi-buffer fallback -------------------------------------- */
+
+static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
+		      struct tgen_result *r, char *err)
+{
+	static const enum xsk_mode modes[] = { XSK_MODE_NATIVE,
+					       XSK_MODE_GENERIC };
+	struct xsk_port_opts po = {
+		.ifname = o->ifname,
+		.first_queue = o->queue,
+		.no_prog = true,
+		.sock = { .multi_buffer = true, .no_rx = true },
+	};
+	__u64 step = step_frames(o), done = 0, start_raw, start_mono, n, i;
+	struct xsk_port *port = NULL;
+	struct xsk_socket *xs;
+	char why[2][XSK_ERRLEN];
+	__u64 deadline;
+	unsigned int m;
+	int ret = 0;
+
+	if (step > 64)
+		step = 64;
+	for (m = 0; m < 2; m++) {
+		po.mode = modes[m];
+		ret = xsk_port_open(&port, &po, why[m]);
+		if (!ret)
+			break;
+	}
+	if (ret)
+		return fail(err, ret, "AF_XDP multi-buffer socket on %s: native: %s; generic: %s",
+			    o->ifname, why[0], why[1]);
+	xs = port->socks[0];
+
+	start_raw = mono_ns();
+	start_mono = clock_mono();
+	while (!ret && (n = next_step(o, done, start_raw, start_mono, step))) {
+		for (i = 0; i < n; i++) {
+			__u16 port_be = htons(TGEN_PORT_BASE + done % o->flows);
+			__u32 seq = done;
+
+			memcpy((char *)frame + SPORT_OFF, &port_be, 2);
+			memcpy((char *)frame + SEQ_OFF, &seq, 4);
+			while ((ret = xsk_tx_packet(xs, frame, size)) ==
+			       -EAGAIN) {
+				if (stopped(o))
+					break;
+				xsk_kick_tx(xs);
+			}
+			if (ret)
+				break;
+			done++;
+		}
+	}
+	if (ret == -EAGAIN)
+		ret = 0;	/* stopped while the ring was full */
+	/* Every queued descriptor back, or give up after a second */
+	deadline = mono_ns() + NSEC;
+	while (xs->stats.tx_completed < xs->stats.tx_descs &&
+	       mono_ns() < deadline) {
+		xsk_kick_tx(xs);
+		xsk_comp_reclaim(xs);
+	}
+	r->duration_ns = mono_ns() - start_raw;
+	if (!ret && xs->stats.tx_completed < xs->stats.tx_descs)
+		ret = fail(err, -ETIMEDOUT, "AF_XDP TX on %s: %llu of %llu descriptors completed after 1 s",
+			   o->ifname,
+			   (unsigned long long)xs->stats.tx_completed,
+			   (unsigned long long)xs->stats.tx_descs);
+	else if (ret)
+		fail(err, ret, "AF_XDP TX of a %u-byte frame on %s: %s",
+		     size, o->ifname, strerror(-ret));
+	r->sent = done;
+	xsk_port_close(port);
+	return ret;
+}
+
+/* ---- entry ------------------------------------------------------------- */
+
+static int check_opts(const struct tgen_opts *o, __u32 size, char *err)
+{
+	if (!o->ifname || !*o->ifname)
+		return fail(err, -EINVAL, "tgen: no interface given (ifname)");
+	if (size < XSK_PKT_MIN_LEN || size > TGEN_MAX_PKT_SIZE)
+		return fail(err, -EINVAL, "tgen: frame size %u is outside %u..%u (frame length without FCS)",
+			    size, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE);
+	if (!o->flows || o->flows > TGEN_MAX_FLOWS)
+		return fail(err, -EINVAL, "tgen: flows %u is outside 1..%u",
+			    o->flows, TGEN_MAX_FLOWS);
+	if (!o->count && !o->duration_ns)
+		return fail(err, -EINVAL, "tgen: neither a count nor a duration: the run would never end");
+	if (o->rate_pps > 1000000000ULL)
+		return fail(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
+			    (unsigned long long)o->rate_pps);
+	return 0;
+}
+
+int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
+{
+	__u32 size = o->pkt_size ?: 64;
+	struct trafficgen_bpf *skel = NULL;
+	pid_t tid = syscall(SYS_gettid);
+	uint64_t cpu0 = 0, cpu1 = 0;
+	struct xdp_md md = {};
+	void *frame = NULL;
+	int ret, limit;
+
+	memset(r, 0, sizeof(*r));
+	if (err)
+		err[0] = '\0';
+	ret = check_opts(o, size, err);
+	if (ret)
+		return ret;
+	md.ingress_ifindex = if_nametoindex(o->ifname);
+	if (!md.ingress_ifindex)
+		return fail(err, -ENODEV, "tgen: %s: no such interface in this network namespace",
+			    o->ifname);
+	md.rx_queue_index = o->queue;
+	if (o->cpu >= 0) {
+		ret = pin_self(o->cpu);
+		if (ret)
+			return fail(err, ret < 0 ? ret : -EINVAL,
+				    "tgen: cannot pin the thread to CPU %d",
+				    o->cpu);
+	}
+
+	frame = malloc(size);
+	if (!frame)
+		return fail(err, -ENOMEM, "tgen: frame buffer");
+	xsk_pkt_build(frame, size, o->dst, o->src, TGEN_PORT_BASE, 0);
+
+	skel = trafficgen_bpf__open();
+	if (!skel) {
+		ret = fail(err, -errno, "tgen: opening the BPF object failed");
+		goto out;
+	}
+	skel->rodata->flows = o->flows;
+	skel->rodata->port_base = TGEN_PORT_BASE;
+	ret = trafficgen_bpf__load(skel);
+	if (ret) {
+		ret = fail(err, ret < 0 ? ret : -EINVAL,
+			   "tgen: loading tgen_tx failed (CONFIG_BPF_SYSCALL? see libbpf's messages above)");
+		goto out;
+	}
+
+	limit = live_probe(skel, bpf_program__fd(skel->progs.tgen_tx), &md,
+			   frame, size);
+	if (limit < 0) {
+		ret = fail(err, limit, "tgen: BPF_PROG_RUN in live-frames mode refused a %u-byte frame on %s queue %u: %s (kernel before 5.18, or no such queue?)",
+			   XSK_PKT_MIN_LEN, o->ifname, o->queue,
+			   strerror(-limit));
+		goto out;
+	}
+	r->live_max_len = limit;
+
+	thread_cpu_ns(tid, &cpu0);
+	if ((__u32)limit >= size) {
+		r->method = "live-frames";
+		ret = run_live(o, skel, &md, frame, size, r, err);
+	} else {
+		r->method = "af_xdp-sg";
+		ret = run_af_xdp(o, frame, size, r, err);
+		if (!ret)
+			fail(err, 0, "tgen: live-frames mode takes at most %d-byte frames here (one page less the kernel's headroom and tailroom), so %u-byte frames went by AF_XDP multi-buffer",
+			     limit, size);
+	}
+	thread_cpu_ns(tid, &cpu1);
+	r->cpu_ns = cpu1 - cpu0;
+	if (r->duration_ns)
+		r->pps = (double)r->sent * NSEC / r->duration_ns;
+out:
+	trafficgen_bpf__destroy(skel);
+	free(frame);
+	return ret;
+}
+
+/* ---- sink -------------------------------------------------------------- */
+
+struct tgen_sink {
+	struct trafficgen_bpf *skel;
+	int link_fd;
+};
+
+int tgen_sink_attach(struct tgen_sink **sp, int ifindex, __u32 xdp_flags,
+		     char *err)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = xdp_flags);
+	struct tgen_sink *s;
+	int ret;
+
+	*sp = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fail(err, -ENOMEM, "tgen sink");
+	s->link_fd = -1;
+	s->skel = trafficgen_bpf__open_and_load();
+	if (!s->skel) {
+		ret = fail(err, -errno, "tgen sink: loading tgen_sink failed");
+		goto fail;
+	}
+	s->link_fd = bpf_link_create(bpf_program__fd(s->skel->progs.tgen_sink),
+				     ifindex, BPF_XDP, &lo);
+	if (s->link_fd < 0) {
+		ret = fail(err, -errno, "tgen sink: attaching tgen_sink to ifindex %d (%s mode) failed: %s",
+			   ifindex,
+			   xdp_flags & XDP_FLAGS_SKB_MODE ? "generic" :
+			   "native", strerror(errno));
+		goto fail;
+	}
+	*sp = s;
+	return 0;
+fail:
+	tgen_sink_detach(s);
+	return ret;
+}
+
+void tgen_sink_detach(struct tgen_sink *s)
+{
+	if (!s)
+		return;
+	if (s->link_fd >= 0)
+		close(s->link_fd);
+	trafficgen_bpf__destroy(s->skel);
+	free(s);
+}
+
+int tgen_sink_read(struct tgen_sink *s, struct tgen_sink_counters *c,
+		   __u64 *ports, __u32 nports)
+{
+	int ncpus = libbpf_num_possible_cpus(), i, ret = 0;
+	struct tgen_sink_counters *pc;
+	__u64 *pp;
+	__u32 key = 0, p;
+
+	memset(c, 0, sizeof(*c));
+	if (ncpus < 0)
+		return ncpus;
+	if (nports > TGEN_MAX_FLOWS)
+		return -EINVAL;
+	pc = calloc(ncpus, sizeof(*pc));
+	pp = calloc(ncpus, sizeof(*pp));
+	if (!pc || !pp) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.sink_count), &key,
+				pc)) {
+		ret = -errno;
+		goto out;
+	}
+	for (i = 0; i < ncpus; i++) {
+		c->packets += pc[i].packets;
+		c->bytes += pc[i].bytes;
+		c->other += pc[i].other;
+		if (pc[i].min_len && (!c->min_len || pc[i].min_len < c->min_len))
+			c->min_len = pc[i].min_len;
+		if (pc[i].max_len > c->max_len)
+			c->max_len = pc[i].max_len;
+	}
+	for (p = 0; ports && p < nports; p++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.sink_ports),
+					&p, pp)) {
+			ret = -errno;
+			goto out;
+		}
+		ports[p] = 0;
+		for (i = 0; i < ncpus; i++)
+			ports[p] += pp[i];
+	}
+out:
+	free(pc);
+	free(pp);
+	return ret;
+}
+
+int tgen_sink_settle(struct tgen_sink *s, __u64 expect,
+		     unsigned int timeout_ms, struct tgen_sink_counters *c)
+{
+	__u64 end = mono_ns() + timeout_ms * 1000000ULL;
+	__u64 last = (__u64)-1, since = mono_ns();
+	int ret;
+
+	for (;;) {
+		ret = tgen_sink_read(s, c, NULL, 0);
+		if (ret || (expect && c->packets >= expect))
+			return ret;
+		if (c->packets != last) {
+			last = c->packets;
+			since = mono_ns();
+		} else if (mono_ns() - since >= 50000000ULL) {
+			return 0;
+		}
+		if (mono_ns() >= end)
+			return 0;
+		usleep(1000);
+	}
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Traffic generator: test frames (xsk_pkt.h) made in the kernel by
+ * BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES.  The program (tgen_tx in
+ * trafficgen.bpf.c, loaded, never attached) rewrites the UDP source port and
+ * the sequence number of every frame and returns XDP_TX, so the frames leave
+ * by the interface given; on a veth they arrive at its peer, which must run a
+ * native XDP program (or have GRO on) to take them: that is the caller's
+ * business.
+ *
+ * Live-frames mode takes only frames that fit in one page with the kernel's
+ * headroom and tailroom (about 3.4 KB with 4 KiB pages).  Larger frames go
+ * by an AF_XDP socket with multi-buffer (XDP_USE_SG) in copy mode instead;
+ * the result says which method ran and err says why.
+ *
+ * tgen_sink is a receiver for tests and tools: attach it to the receiving
+ * interface and read what it counted.
+ */
+#ifndef TRAFFICGEN_H
+#define TRAFFICGEN_H
+
+#include <linux/types.h>
+
+#include "trafficgen_common.h"
+
+/* Largest frame: MTU 9000 plus the Ethernet header (no FCS) */
+#define TGEN_MAX_PKT_SIZE	9014
+/* Frames per batch of BPF_PROG_RUN (its batch_size; the kernel allows 256) */
+#define TGEN_BATCH		64
+
+struct tgen_opts {
+	const char *ifname;	/* frames leave by it (the caller's netns) */
+	__u32 queue;		/* rx_queue_index given to the program */
+	__u32 pkt_size;		/* frame length without FCS,
+				 * XSK_PKT_MIN_LEN..TGEN_MAX_PKT_SIZE;
+				 * 0 means 64 */
+	__u32 flows;		/* UDP source ports 1000 .. 1000 + flows - 1;
+				 * 1..TGEN_MAX_FLOWS (0 is refused) */
+	__u64 count;		/* frames to send; 0 = no limit */
+	__u64 duration_ns;	/* 0 = no limit; count or duration is needed */
+	__u64 rate_pps;		/* 0 = as fast as possible */
+	unsigned char dst[6], src[6];
+	int cpu;		/* pin the calling thread to it (it stays
+				 * pinned); -1 = leave as is */
+	const volatile int *stop; /* optional: stop when it becomes non-zero */
+};
+
+struct tgen_result {
+	__u64 sent;		/* frames generated (tgen_tx's count; for
+				 * af_xdp-sg, packets whose TX completed) */
+	__u64 duration_ns;	/* wall time of the run, CLOCK_MONOTONIC_RAW */
+	double pps;		/* sent / duration */
+	__u64 cpu_ns;		/* the calling thread's CPU time (schedstat) */
+	const char *method;	/* "live-frames" or "af_xdp-sg" */
+	__u32 live_max_len;	/* largest frame live-frames mode took, found
+				 * by trying; 0 if not probed */
+};
+
+/*
+ * Send frames as o says, from the calling thread.  Returns 0, or -errno with
+ * a sentence in err (XSK_ERRLEN bytes).  On success err may still hold a
+ * note (why the fallback ran); it is "" otherwise.
+ */
+int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err);
+
+/* tgen_sink attached to an interface by a bpf_link */
+struct tgen_sink;
+
+/*
+ * Load tgen_sink and attach it to ifindex (in the caller's netns) with
+ * xdp_flags (XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE).
+ */
+int tgen_sink_attach(struct tgen_sink **sp, int ifindex, __u32 xdp_flags,
+		     char *err);
+/* Detach (close the link) and unload; NULL is fine */
+void tgen_sink_detach(struct tgen_sink *s);
+
+/*
+ * The counters summed over CPUs; ports (if given) gets the frames of ports
+ * 1000 .. 1000 + nports - 1 (nports <= TGEN_MAX_FLOWS).
+ */
+int tgen_sink_read(struct tgen_sink *s, struct tgen_sink_counters *c,
+		   __u64 *ports, __u32 nports);
+
+/*
+ * Wait until the sink has counted expect frames, or its count has not moved
+ * for 50 ms, or timeout_ms has passed; then read the counters as above.
+ */
+int tgen_sink_settle(struct tgen_sink *s, __u64 expect,
+		     unsigned int timeout_ms, struct tgen_sink_counters *c);
+
+#endif /* TRAFFICGEN_H */
