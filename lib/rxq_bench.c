@@ -176,7 +176,7 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 	while (dir && (de = readdir(dir))) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		snprintf(path, sizeof(path), "/proc/%.32s/comm", de->d_name);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
@@ -320,7 +320,7 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 			}
 		}
 	}
-	if (sirq_read(b->sirq, sc, b->ncpus) == 0)
+	if (sirq_read(b->sirq, sc, b->ncpus) >= 0)
 		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++)
 			s->net_rx_ns[cpu] = sc[cpu].net_rx_ns;
 	if (b->napi_tid) {
@@ -440,16 +440,19 @@ static void kernel_counts(struct rxq_bench *b, struct kcounts *k)
 	}
 }
 
+/* t_ns on mono_ns()'s clock; clock_nanosleep() takes no MONOTONIC_RAW */
 static void sleep_until(__u64 t_ns)
 {
-	struct timespec ts = {
-		.tv_sec = t_ns / 1000000000ULL,
-		.tv_nsec = t_ns % 1000000000ULL,
-	};
+	__u64 now;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC_RAW, TIMER_ABSTIME, &ts,
-			       NULL) == EINTR)
-		;
+	while ((now = mono_ns()) < t_ns) {
+		struct timespec ts = {
+			.tv_sec = (t_ns - now) / 1000000000ULL,
+			.tv_nsec = (t_ns - now) % 1000000000ULL,
+		};
+
+		nanosleep(&ts, NULL);
+	}
 }
 
 int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
@@ -524,7 +527,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		pthread_join(th, NULL);
 	}
 	if (b->env && g.ret) {
-		snprintf(err, XSK_ERRLEN, "generator: %s", g.err);
+		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);
 		return g.ret;
 	}
 	if (ret)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
+#include <linux/bpf.h>	/* enum xdp_action */
 
 #define RXQ_MAX_CPUS	64
 #define RXQ_MAX_QUEUES	64

@@ -552,9 +552,9 @@ static void plot(const char *base, const struct config *cfg, struct point *pts,
 	unsigned int i, a, m, z;
 	FILE *f;
 
-	snprintf(dat, sizeof(dat), "%s.dat", base);
-	snprintf(gp, sizeof(gp), "%s.gp", base);
-	snprintf(png, sizeof(png), "%s.png", base);
+	snprintf(dat, sizeof(dat), "%.400s.dat", base);
+	snprintf(gp, sizeof(gp), "%.400s.gp", base);
+	snprintf(png, sizeof(png), "%.400s.png", base);
 	f = fopen(dat, "we");
 	if (!f)
 		return;
@@ -628,7 +628,7 @@ int main(int argc, char **argv)
 		.out_dir = "results",
 	};
 	unsigned int npts, i, a, m, z, fl, rep, done = 0;
-	char base[512], path[600], started[32];
+	char stamp[32], base[400], path[512], started[32];
 	struct point *pts;
 	__u64 t0;
 	double ghz;
@@ -655,9 +655,8 @@ int main(int argc, char **argv)
 	ghz = tsc_ghz_measure(200);
 	now = time(NULL);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	strftime(base, sizeof(base), "%Y%m%d-%H%M%S", gmtime(&now));
-	snprintf(path, sizeof(path), "%s/sweep-%s", cfg.out_dir, base);
-	snprintf(base, sizeof(base), "%s", path);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
+	snprintf(base, sizeof(base), "%.300s/sweep-%s", cfg.out_dir, stamp);
 
 	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
 	pts = calloc(npts, sizeof(*pts));
