@@ -142,10 +142,20 @@ static int prog_run(int prog_fd, const void *frame, __u32 len,
  * Returns it, or -errno if even the smallest test frame is refused.
  */
 static int live_probe(struct trafficgen_bpf *skel, int prog_fd,
-		      struct xdp_md *md, void *frame, __u32 size)
+		      struct xdp_md *md, void *orig, __u32 size)
 {
-	__u32 lo = XSK_PKT_MIN_LEN, hi = size;
+	void *frame = orig;
+	__u32 lo = XSK_PKT_MIN_LEN, hi = sysconf(_SC_PAGESIZE);
 	int ret;
+
+	/* frame has room for size bytes only; the probe needs up to a page */
+	if (hi > size) {
+		frame = calloc(1, hi);
+		if (!frame)
+			return -ENOMEM;
+	} else {
+		hi = size;
+	}
 
 	skel->bss->probe = 1;
 	ret = prog_run(prog_fd, frame, lo, md, 1);
@@ -163,6 +173,8 @@ static int live_probe(struct trafficgen_bpf *skel, int prog_fd,
 	ret = lo;
 out:
 	skel->bss->probe = 0;
+	if (frame != orig)
+		free(frame);
 	return ret;
 }
 
@@ -215,7 +227,7 @@ static void *watch(void *arg)
 	struct watcher *w = arg;
 
 	while (!w->done) {
-		__u64 now = mono_ns(), nap = 1000000;
+		__u64 now = mono_ns(), nap = 5000000;
 
 		if ((w->stop && *w->stop) || (w->deadline && now >= w->deadline))
 			w->fired = 1;

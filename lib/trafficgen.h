@@ -35,7 +35,9 @@
 /* Largest frame: MTU 9000 plus the Ethernet header (no FCS) */
 #define TGEN_MAX_PKT_SIZE	9014
 /* Frames per batch of BPF_PROG_RUN (its batch_size; the kernel allows 256) */
+#ifndef TGEN_BATCH
 #define TGEN_BATCH		64
+#endif
 
 /*
  * At full speed the run is one BPF_PROG_RUN call that a helper thread cuts
