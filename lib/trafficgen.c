@@ -56,14 +56,12 @@ static bool stopped(const struct tgen_opts *o)
 	return o->stop && *o->stop;
 }
 
-/* Sleep until an absolute CLOCK_MONOTONIC time in ns */
+/* Sleep until an absolute CLOCK_MONOTONIC time in ns, or a signal */
 static void sleep_until(__u64 t)
 {
 	struct timespec ts = { .tv_sec = t / NSEC, .tv_nsec = t % NSEC };
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 static __u64 clock_mono(void)
@@ -72,6 +70,29 @@ static __u64 clock_mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static bool over(const struct tgen_opts *o, __u64 start_raw)
+{
+	return stopped(o) ||
+	       (o->duration_ns && mono_ns() - start_raw >= o->duration_ns);
+}
+
+/*
+ * Wait for CLOCK_MONOTONIC time t in naps of at most 10 ms, so that *stop
+ * and the end of the duration are seen on time; false when the run is over
+ */
+static bool wait_until(const struct tgen_opts *o, __u64 t, __u64 start_raw)
+{
+	for (;;) {
+		__u64 now = clock_mono();
+
+		if (over(o, start_raw))
+			return false;
+		if (now >= t)
+			return true;
+		sleep_until(t - now > 10000000 ? now + 10000000 : t);
+	}
 }
 
 /*
@@ -96,23 +117,15 @@ static __u64 step_frames(const struct tgen_opts *o)
 static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start_raw,
 		       __u64 start_mono, __u64 step)
 {
-	if (stopped(o))
-		return 0;
-	if (o->count && done >= o->count)
-		return 0;
-	if (o->duration_ns && mono_ns() - start_raw >= o->duration_ns)
+	if (over(o, start_raw) || (o->count && done >= o->count))
 		return 0;
 	if (o->count && o->count - done < step)
 		step = o->count - done;
-	if (o->rate_pps) {
-		/* Frame done goes out at start + done / rate */
-		sleep_until(start_mono +
-			    (__u64)((double)done * NSEC / o->rate_pps));
-		if (stopped(o))
-			return 0;
-		if (o->duration_ns && mono_ns() - start_raw >= o->duration_ns)
-			return 0;
-	}
+	/* Frame done goes out at start + done / rate */
+	if (o->rate_pps &&
+	    !wait_until(o, start_mono +
+			(__u64)((double)done * NSEC / o->rate_pps), start_raw))
+		return 0;
 	return step;
 }
 
@@ -302,9 +315,8 @@ static int run_live_paced(const struct tgen_opts *o,
 
 	while (!stopped(o) && (!o->count || done < o->count)) {
 		/* Frame done leaves at start + done / rate */
-		sleep_until(start + (__u64)((double)done * NSEC / o->rate_pps));
-		if (stopped(o) ||
-		    (o->duration_ns && mono_ns() - start_raw >= o->duration_ns))
+		if (!wait_until(o, start + (__u64)((double)done * NSEC /
+						   o->rate_pps), start_raw))
 			break;
 		ret = prog_run(prog_fd, frame, size, md, 1);
 		if (ret == -EINTR)
