@@ -292,10 +292,11 @@ static void report(const struct config *cfg, const struct tgen_result *r,
 	       cfg->o.rate_pps ? ", paced" : "");
 	if (note && *note)
 		printf("  note          %s\n", note);
-	printf("  sent          %llu frames in %.3f s: %.3f Mpps",
-	       (unsigned long long)r->sent, secs, r->pps / 1e6);
+	printf("  sent          %llu frames in %.3f s: %.3f Mpps (%.0f pps)",
+	       (unsigned long long)r->sent, secs, r->pps / 1e6, r->pps);
 	if (cfg->o.rate_pps)
-		printf(" (asked %.3f Mpps)", cfg->o.rate_pps / 1e6);
+		printf(", asked %llu pps",
+		       (unsigned long long)cfg->o.rate_pps);
 	printf("\n  sender        CPU %d: %.1f ns/frame, %.1f TSC cycles/frame (TSC %.3f GHz; schedstat CPU time / frames)\n",
 	       cfg->o.cpu, ns, ns * ghz, ghz);
 	if (sc)
