@@ -171,8 +171,10 @@ TEST_F(tgen, size_1500)
 }
 
 /*
- * Paced: frame i leaves at start + i / rate, so the last step (two frames
- * per 100 us at 20000 pps) cannot start before (count - 2) / rate
+ * Paced: frame i leaves at start + i / rate (one BPF_PROG_RUN call per
+ * frame), so the last one cannot leave before (count - 1) / rate.  The rate
+ * reached is not asserted: each call costs some 30 us here, more than the
+ * 50 us between frames under load.
  */
 TEST_F(tgen, rate_limited_exact_count)
 {
@@ -181,7 +183,7 @@ TEST_F(tgen, rate_limited_exact_count)
 	ASSERT_EQ(0, run_and_count(self))
 		TH_LOG("%s", self->err);
 	check_exact(_metadata, self, 10000, 64);
-	ASSERT_LE(9998ULL * 1000000000ULL / 20000, self->r.duration_ns);
+	ASSERT_LE(9999ULL * 1000000000ULL / 20000, self->r.duration_ns);
 }
 
 TEST_F(tgen, duration_only)
