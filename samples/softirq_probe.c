@@ -14,12 +14,20 @@
  *
  * The cost of a run is the sender thread's CPU time (schedstat) per frame,
  * which holds the softirqs that ran in its context; A - B is what the
- * programs add, divided by the softirqs per frame seen in A.
+ * programs add, divided by the softirqs per frame seen in A.  That is
+ * only as good as the noise of a ~2 us softirq allows, so the programs are
+ * also timed in place, in a third kind of run (C, interleaved: ABCABC...)
+ * with BPF_ENABLE_STATS held (run time
+ * statistics, for as long as the fd is open), the kernel's run_time_ns /
+ * run_cnt of sirq_entry and sirq_exit.  That is their own time; the
+ * tracepoint dispatch (a few ns) and the statistics' own clock reads are
+ * not in it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +54,33 @@ struct run {
 	double exact_all_ns, exact_rx_ns, proc_softirq_ns;
 	bool disturbed;
 	double unexplained_frac;
+	double prog_ns, prog_runs;	/* both programs, from bpf stats */
 };
+
+static int prog_stats(struct sirq *s, double *ns, double *cnt)
+{
+	struct bpf_prog_info info;
+	__u32 ids[2], len;
+	int i, fd;
+
+	*ns = *cnt = 0;
+	sirq_prog_ids(s, ids);
+	for (i = 0; i < 2; i++) {
+		fd = bpf_prog_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			return -errno;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			close(fd);
+			return -errno;
+		}
+		close(fd);
+		*ns += info.run_time_ns;
+		*cnt += info.run_cnt;
+	}
+	return 0;
+}
 
 static struct xsk_env *env;
 static unsigned char frames[64 * FRAME_LEN];
@@ -79,8 +113,14 @@ static int send_frames(unsigned int n)
 	return 0;
 }
 
-static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
-		   int cpu, struct run *r)
+enum run_mode {
+	DETACHED,
+	ATTACHED,
+	ATTACHED_STATS,		/* and BPF run time statistics on */
+};
+
+static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
+		   unsigned int n, int cpu, struct run *r)
 {
 	struct load_thread th = { .tid = gettid(), .cpu = cpu };
 	struct load_snap *a = calloc(2, sizeof(*a)), *b = a + 1;
@@ -88,17 +128,27 @@ static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
 	struct load_report lr;
 	struct sirq *s = NULL;
 	char err[256];
-	int ret = -ENOMEM, i;
+	int ret = -ENOMEM, i, stats_fd = -1;
+	double pns0 = 0, pcnt0 = 0, pns1, pcnt1;
 
 	if (!a)
 		return ret;
 	memset(r, 0, sizeof(*r));
-	if (attach) {
+	if (mode != DETACHED) {
 		ret = sirq_open(&s, err);
 		if (ret) {
 			fprintf(stderr, "%s\n", err);
 			goto out;
 		}
+	}
+	if (mode == ATTACHED_STATS) {
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			ret = -errno;
+			fprintf(stderr, "BPF_ENABLE_STATS: %s\n", strerror(errno));
+			goto out;
+		}
+		prog_stats(s, &pns0, &pcnt0);
 	}
 	xsk_prog_counters_read(dut, &c0);
 	ret = load_snap_take(a, s, &th, 1);
@@ -111,6 +161,10 @@ static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
 	if (ret)
 		goto out;
 	xsk_prog_counters_read(dut, &c1);
+	if (stats_fd >= 0 && !prog_stats(s, &pns1, &pcnt1)) {
+		r->prog_ns = pns1 - pns0;
+		r->prog_runs = pcnt1 - pcnt0;
+	}
 	load_check(a, b, &th, 1, 0.05, &lr);
 	r->wall_ns = lr.window_ns;
 	r->thread_ns = lr.cpu[cpu].threads_ns;
@@ -125,6 +179,8 @@ static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
 				      (double)a->cpu[i].softirq;
 	}
 out:
+	if (stats_fd >= 0)
+		close(stats_fd);
 	sirq_close(s);
 	free(a);
 	return ret;
@@ -161,8 +217,8 @@ int main(int argc, char **argv)
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = XDP_FLAGS_DRV_MODE);
 	double ratio[MAX_RUNS], rx_ns_pkt[MAX_RUNS], proc_ns_pkt[MAX_RUNS];
 	double cost_a[MAX_RUNS], cost_b[MAX_RUNS], sirq_pkt[MAX_RUNS];
-	double err_pct[MAX_RUNS];
-	struct run ra[MAX_RUNS], rb[MAX_RUNS];
+	double err_pct[MAX_RUNS], prog[MAX_RUNS];
+	struct run ra[MAX_RUNS], rb[MAX_RUNS], rc[MAX_RUNS];
 	unsigned int nframes = 200000;
 	int runs = 10, cpu = 0, opt, i, link_fd = -1, ret = 1, disturbed = 0;
 	struct xsk_prog_bpf *dut = NULL;
@@ -220,11 +276,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* warm up */
-	if (one_run(dut, false, nframes / 4, cpu, &rb[0]))
+	if (one_run(dut, DETACHED, nframes / 4, cpu, &rb[0]))
 		goto out;
 	for (i = 0; i < runs; i++) {
-		if (one_run(dut, true, nframes, cpu, &ra[i]) ||
-		    one_run(dut, false, nframes, cpu, &rb[i]))
+		if (one_run(dut, ATTACHED, nframes, cpu, &ra[i]) ||
+		    one_run(dut, DETACHED, nframes, cpu, &rb[i]) ||
+		    one_run(dut, ATTACHED_STATS, nframes, cpu, &rc[i]))
 			goto out;
 		disturbed += ra[i].disturbed + rb[i].disturbed;
 		ratio[i] = ra[i].proc_softirq_ns / ra[i].exact_all_ns;
@@ -234,6 +291,9 @@ int main(int argc, char **argv)
 		cost_a[i] = ra[i].thread_ns / ra[i].frames;
 		cost_b[i] = rb[i].thread_ns / rb[i].frames;
 		sirq_pkt[i] = ra[i].softirqs / ra[i].frames;
+		/* two program runs per softirq */
+		prog[i] = rc[i].prog_runs ?
+			  2 * rc[i].prog_ns / rc[i].prog_runs : NAN;
 	}
 	stats_welch(cost_b, runs, cost_a, runs, &w);
 	spp = stats_median(sirq_pkt, runs);
@@ -264,11 +324,12 @@ int main(int argc, char **argv)
 		json_kv_double(&j, "ns_per_softirq", w.diff / spp);
 		json_kv_double(&j, "tsc_cycles_per_softirq", w.diff / spp * ghz);
 		json_end_object(&j);
+		summary(&j, "prog_ns_per_softirq_bpf_stats", prog, runs, "ns");
 		json_end_object(&j);
 		if (json_finish(&j))
 			goto out;
 	} else {
-		printf("softirq_probe: %d runs per mode (ABAB), %u frames of %d B per run, CPU %d, TSC %.3f GHz, %d disturbed windows\n",
+		printf("softirq_probe: %d runs per mode (ABC...), %u frames of %d B per run, CPU %d, TSC %.3f GHz, %d disturbed windows\n",
 		       runs, nframes, FRAME_LEN, cpu, ghz, disturbed);
 		printf("run  frames   wall_ms  exact_all_ms  proc_stat_ms  err%%   rx_ns/pkt  A_ns/pkt  B_ns/pkt\n");
 		for (i = 0; i < runs; i++)
@@ -288,6 +349,8 @@ int main(int argc, char **argv)
 		       w.diff, w.ci_lo, w.ci_hi, w.p,
 		       w.distinct ? "distinct" : "not distinguishable",
 		       w.diff / spp, w.diff / spp * ghz);
+		summary(NULL, "programs' own time", prog, runs,
+			"ns per softirq (entry + exit, bpf stats)");
 	}
 	ret = 0;
 out:
