@@ -54,6 +54,7 @@ struct run {
 	double exact_all_ns, exact_rx_ns, proc_softirq_ns;
 	bool disturbed;
 	double unexplained_frac;
+	int worst_cpu;
 	double prog_ns, prog_runs;	/* both programs, from bpf stats */
 };
 
@@ -128,7 +129,7 @@ static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
 	struct load_report lr;
 	struct sirq *s = NULL;
 	char err[256];
-	int ret = -ENOMEM, i, stats_fd = -1;
+	int ret = -ENOMEM, stats_fd = -1;
 	double pns0 = 0, pcnt0 = 0, pns1, pcnt1;
 
 	if (!a)
@@ -171,13 +172,13 @@ static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
 	r->frames = c1.rx_packets - c0.rx_packets;
 	r->disturbed = lr.disturbed;
 	r->unexplained_frac = lr.worst_frac;
-	for (i = 0; i < a->ncpus; i++) {
-		r->softirqs += b->sirq[i].net_rx_count - a->sirq[i].net_rx_count;
-		r->exact_all_ns += b->sirq[i].all_ns - a->sirq[i].all_ns;
-		r->exact_rx_ns += b->sirq[i].net_rx_ns - a->sirq[i].net_rx_ns;
-		r->proc_softirq_ns += (double)b->cpu[i].softirq -
-				      (double)a->cpu[i].softirq;
-	}
+	/* the sending CPU only: other CPUs carry other people's traffic */
+	r->softirqs = b->sirq[cpu].net_rx_count - a->sirq[cpu].net_rx_count;
+	r->exact_all_ns = b->sirq[cpu].all_ns - a->sirq[cpu].all_ns;
+	r->exact_rx_ns = b->sirq[cpu].net_rx_ns - a->sirq[cpu].net_rx_ns;
+	r->proc_softirq_ns = (double)b->cpu[cpu].softirq -
+			     (double)a->cpu[cpu].softirq;
+	r->worst_cpu = lr.worst_cpu;
 out:
 	if (stats_fd >= 0)
 		close(stats_fd);
@@ -283,7 +284,8 @@ int main(int argc, char **argv)
 		    one_run(dut, DETACHED, nframes, cpu, &rb[i]) ||
 		    one_run(dut, ATTACHED_STATS, nframes, cpu, &rc[i]))
 			goto out;
-		disturbed += ra[i].disturbed + rb[i].disturbed;
+		disturbed += ra[i].disturbed + rb[i].disturbed +
+			     rc[i].disturbed;
 		ratio[i] = ra[i].proc_softirq_ns / ra[i].exact_all_ns;
 		err_pct[i] = 100 * (ratio[i] - 1);
 		rx_ns_pkt[i] = ra[i].exact_rx_ns / ra[i].frames;
@@ -332,13 +334,17 @@ int main(int argc, char **argv)
 		printf("softirq_probe: %d runs per mode (ABC...), %u frames of %d B per run, CPU %d, TSC %.3f GHz, %d disturbed windows\n",
 		       runs, nframes, FRAME_LEN, cpu, ghz, disturbed);
 		printf("run  frames   wall_ms  exact_all_ms  proc_stat_ms  err%%   rx_ns/pkt  A_ns/pkt  B_ns/pkt\n");
-		for (i = 0; i < runs; i++)
+		for (i = 0; i < runs; i++) {
 			printf("%3d %7.0f %9.1f %12.3f %12.1f %6.2f %10.1f %9.1f %9.1f%s\n",
 			       i, ra[i].frames, ra[i].wall_ns / 1e6,
 			       ra[i].exact_all_ns / 1e6,
 			       ra[i].proc_softirq_ns / 1e6, err_pct[i],
 			       rx_ns_pkt[i], cost_a[i], cost_b[i],
-			       ra[i].disturbed || rb[i].disturbed ? "  disturbed" : "");
+			       ra[i].disturbed ? "  disturbed" : "");
+		if (ra[i].disturbed)
+			printf("      A window: %.1f%% of it unexplained on CPU %d\n",
+			       100 * ra[i].unexplained_frac, ra[i].worst_cpu);
+		}
 		summary(NULL, "/proc/stat error", err_pct, runs, "%");
 		summary(NULL, "NET_RX ns/pkt (exact)", rx_ns_pkt, runs, "ns");
 		summary(NULL, "softirq ns/pkt (/proc/stat)", proc_ns_pkt, runs, "ns");
