@@ -8,6 +8,9 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +31,9 @@
 #include "xsk_pkt.h"
 
 #define NSEC		1000000000ULL
-/* Frames per BPF_PROG_RUN call at full speed: about 1.5 ms at 20 Mpps */
-#define FULL_SPEED_CALL	32768
-/* Pacing: one call (or AF_XDP burst) every PACE_NS at most */
+/* AF_XDP: packets per burst at full speed */
+#define AF_XDP_BURST	64
+/* AF_XDP pacing: one burst every PACE_NS at most */
 #define PACE_NS		100000ULL
 /* Offsets tgen_tx rewrites, as in xsk_pkt.h */
 #define SPORT_OFF	34
@@ -53,14 +56,12 @@ static bool stopped(const struct tgen_opts *o)
 	return o->stop && *o->stop;
 }
 
-/* Sleep until an absolute CLOCK_MONOTONIC time in ns */
+/* Sleep until an absolute CLOCK_MONOTONIC time in ns, or a signal */
 static void sleep_until(__u64 t)
 {
 	struct timespec ts = { .tv_sec = t / NSEC, .tv_nsec = t % NSEC };
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 static __u64 clock_mono(void)
@@ -71,21 +72,44 @@ static __u64 clock_mono(void)
 	return ts.tv_sec * NSEC + ts.tv_nsec;
 }
 
+static bool over(const struct tgen_opts *o, __u64 start_raw)
+{
+	return stopped(o) ||
+	       (o->duration_ns && mono_ns() - start_raw >= o->duration_ns);
+}
+
 /*
- * Frames per step: the whole rate in PACE_NS slices, at least one frame,
- * at most TGEN_BATCH x 4; as fast as possible, FULL_SPEED_CALL.
+ * Wait for CLOCK_MONOTONIC time t in naps of at most 10 ms, so that *stop
+ * and the end of the duration are seen on time; false when the run is over
+ */
+static bool wait_until(const struct tgen_opts *o, __u64 t, __u64 start_raw)
+{
+	for (;;) {
+		__u64 now = clock_mono();
+
+		if (over(o, start_raw))
+			return false;
+		if (now >= t)
+			return true;
+		sleep_until(t - now > 10000000 ? now + 10000000 : t);
+	}
+}
+
+/*
+ * AF_XDP packets per burst: the rate in PACE_NS slices, at least one, at
+ * most AF_XDP_BURST; as fast as possible, AF_XDP_BURST.
  */
 static __u64 step_frames(const struct tgen_opts *o)
 {
 	__u64 n;
 
 	if (!o->rate_pps)
-		return FULL_SPEED_CALL;
+		return AF_XDP_BURST;
 	n = o->rate_pps * PACE_NS / NSEC;
 	if (n < 1)
 		n = 1;
-	if (n > TGEN_BATCH * 4)
-		n = TGEN_BATCH * 4;
+	if (n > AF_XDP_BURST)
+		n = AF_XDP_BURST;
 	return n;
 }
 
@@ -93,23 +117,15 @@ static __u64 step_frames(const struct tgen_opts *o)
 static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start_raw,
 		       __u64 start_mono, __u64 step)
 {
-	if (stopped(o))
-		return 0;
-	if (o->count && done >= o->count)
-		return 0;
-	if (o->duration_ns && mono_ns() - start_raw >= o->duration_ns)
+	if (over(o, start_raw) || (o->count && done >= o->count))
 		return 0;
 	if (o->count && o->count - done < step)
 		step = o->count - done;
-	if (o->rate_pps) {
-		/* Frame done goes out at start + done / rate */
-		sleep_until(start_mono +
-			    (__u64)((double)done * NSEC / o->rate_pps));
-		if (stopped(o))
-			return 0;
-		if (o->duration_ns && mono_ns() - start_raw >= o->duration_ns)
-			return 0;
-	}
+	/* Frame done goes out at start + done / rate */
+	if (o->rate_pps &&
+	    !wait_until(o, start_mono +
+			(__u64)((double)done * NSEC / o->rate_pps), start_raw))
+		return 0;
 	return step;
 }
 
@@ -139,10 +155,20 @@ static int prog_run(int prog_fd, const void *frame, __u32 len,
  * Returns it, or -errno if even the smallest test frame is refused.
  */
 static int live_probe(struct trafficgen_bpf *skel, int prog_fd,
-		      struct xdp_md *md, void *frame, __u32 size)
+		      struct xdp_md *md, void *orig, __u32 size)
 {
-	__u32 lo = XSK_PKT_MIN_LEN, hi = size;
+	void *frame = orig;
+	__u32 lo = XSK_PKT_MIN_LEN, hi = sysconf(_SC_PAGESIZE);
 	int ret;
+
+	/* frame has room for size bytes only; the probe needs up to a page */
+	if (hi > size) {
+		frame = calloc(1, hi);
+		if (!frame)
+			return -ENOMEM;
+	} else {
+		hi = size;
+	}
 
 	skel->bss->probe = 1;
 	ret = prog_run(prog_fd, frame, lo, md, 1);
@@ -160,6 +186,8 @@ static int live_probe(struct trafficgen_bpf *skel, int prog_fd,
 	ret = lo;
 out:
 	skel->bss->probe = 0;
+	if (frame != orig)
+		free(frame);
 	return ret;
 }
 
@@ -184,42 +212,151 @@ static int read_sent(struct trafficgen_bpf *skel, __u64 *sent)
 	return ret;
 }
 
-static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
-		    struct xdp_md *md, void *frame, __u32 size,
-		    struct tgen_result *r, char *err)
+/*
+ * BPF_PROG_RUN with repeat > 1 puts the program into the XDP dispatcher on
+ * entry and takes it out on exit (bpf_prog_change_xdp()), and each change
+ * waits for an RCU grace period: about 12 ms each way here.  So a run at
+ * full speed is one call with a large repeat, cut short by a signal
+ * (BPF_PROG_RUN then returns -EINTR after the batch in progress) when the
+ * duration is over or *stop is set; a watcher thread sends it.  Paced runs
+ * make one call per frame with repeat = 1, which leaves the dispatcher
+ * alone.
+ */
+struct watcher {
+	pthread_t gen;
+	const volatile int *stop;
+	__u64 deadline;			/* CLOCK_MONOTONIC_RAW; 0 = none */
+	volatile int fired;		/* the run must end */
+	volatile int done;		/* the generator has left its loop */
+};
+
+static void on_tgen_signal(int sig)
+{
+	(void)sig;
+}
+
+static void *watch(void *arg)
+{
+	struct watcher *w = arg;
+
+	while (!w->done) {
+		__u64 now = mono_ns(), nap = 5000000;
+
+		if ((w->stop && *w->stop) || (w->deadline && now >= w->deadline))
+			w->fired = 1;
+		/* Until the generator has left: a signal that came just
+		 * before it entered the syscall did not interrupt it
+		 */
+		if (w->fired)
+			pthread_kill(w->gen, TGEN_SIGNAL);
+		else if (w->deadline && w->deadline - now < nap)
+			nap = w->deadline - now;
+		sleep_until(clock_mono() + nap);
+	}
+	return NULL;
+}
+
+static int run_live_full(const struct tgen_opts *o,
+			 struct trafficgen_bpf *skel, struct xdp_md *md,
+			 void *frame, __u32 size, __u64 start_raw, char *err)
 {
 	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
-	__u64 step = step_frames(o), done = 0, start_raw, start_mono, n;
-	int ret = 0;
+	struct sigaction sa = { .sa_handler = on_tgen_signal }, old;
+	struct watcher w = {
+		.gen = pthread_self(),
+		.stop = o->stop,
+		.deadline = o->duration_ns ? start_raw + o->duration_ns : 0,
+	};
+	__u64 done = 0, n = 0;
+	pthread_t th;
+	int ret;
 
-	start_raw = mono_ns();
-	start_mono = clock_mono();
-	while ((n = next_step(o, done, start_raw, start_mono, step))) {
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(TGEN_SIGNAL, &sa, &old))
+		return fail(err, -errno, "tgen: installing a handler for signal %d",
+			    TGEN_SIGNAL);
+	ret = pthread_create(&th, NULL, watch, &w);
+	if (ret) {
+		sigaction(TGEN_SIGNAL, &old, NULL);
+		return fail(err, -ret, "tgen: starting the watcher thread");
+	}
+	while (!w.fired && !stopped(o) && (!o->count || done < o->count)) {
+		n = o->count ? o->count - done : UINT32_MAX;
+		if (n > UINT32_MAX)
+			n = UINT32_MAX;
 		ret = prog_run(prog_fd, frame, size, md, n);
 		if (ret == -EINTR) {
-			/* A signal cut the run short: resume from the count */
-			ret = read_sent(skel, &done);
-			if (ret)
-				break;
+			/* Cut short after a whole batch: resume from there */
+			done = skel->bss->next_seq;
+			ret = 0;
 			continue;
 		}
 		if (ret)
 			break;
 		done += n;
 	}
-	r->duration_ns = mono_ns() - start_raw;
+	w.done = 1;
+	pthread_join(th, NULL);
+	sigaction(TGEN_SIGNAL, &old, NULL);
 	if (ret)
-		return fail(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames, batch %llu) failed after %llu frames: %s",
+		return fail(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames, repeat %llu) failed after %llu frames: %s",
 			    size, (unsigned long long)n,
 			    (unsigned long long)done, strerror(-ret));
+	return 0;
+}
+
+static int run_live_paced(const struct tgen_opts *o,
+			  struct trafficgen_bpf *skel, struct xdp_md *md,
+			  void *frame, __u32 size, __u64 start_raw, char *err)
+{
+	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
+	__u64 start = clock_mono(), done = 0;
+	int ret = 0;
+
+	while (!stopped(o) && (!o->count || done < o->count)) {
+		/* Frame done leaves at start + done / rate */
+		if (!wait_until(o, start + (__u64)((double)done * NSEC /
+						   o->rate_pps), start_raw))
+			break;
+		ret = prog_run(prog_fd, frame, size, md, 1);
+		if (ret == -EINTR)
+			continue;
+		if (ret)
+			return fail(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames) failed after %llu frames: %s",
+				    size, (unsigned long long)done,
+				    strerror(-ret));
+		done++;
+	}
+	return 0;
+}
+
+static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
+		    struct xdp_md *md, void *frame, __u32 size,
+		    struct tgen_result *r, char *err)
+{
+	__u64 start_raw = mono_ns();
+	int ret;
+
+	skel->bss->next_seq = 0;
+	if (o->rate_pps)
+		ret = run_live_paced(o, skel, md, frame, size, start_raw, err);
+	else
+		ret = run_live_full(o, skel, md, frame, size, start_raw, err);
+	r->duration_ns = mono_ns() - start_raw;
+	if (ret)
+		return ret;
 	ret = read_sent(skel, &r->sent);
 	if (ret)
 		return fail(err, ret, "reading tgen_tx's counter: %s",
 			    strerror(-ret));
-	if (r->sent != done)
-		return fail(err, -EPROTO, "tgen_tx counted %llu frames, %llu were asked for",
+	if (r->sent != skel->bss->next_seq)
+		return fail(err, -EPROTO, "tgen_tx counted %llu frames but numbered %llu",
 			    (unsigned long long)r->sent,
-			    (unsigned long long)done);
+			    (unsigned long long)skel->bss->next_seq);
+	if (o->count && r->sent > o->count)
+		return fail(err, -EPROTO, "tgen_tx sent %llu frames, %llu were asked for",
+			    (unsigned long long)r->sent,
+			    (unsigned long long)o->count);
 	return 0;
 }
 
@@ -244,8 +381,6 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 	unsigned int m;
 	int ret = 0;
 
-	if (step > 64)
-		step = 64;
 	for (m = 0; m < 2; m++) {
 		po.mode = modes[m];
 		ret = xsk_port_open(&port, &po, why[m]);

@@ -14,12 +14,20 @@
  *
  * The cost of a run is the sender thread's CPU time (schedstat) per frame,
  * which holds the softirqs that ran in its context; A - B is what the
- * programs add, divided by the softirqs per frame seen in A.
+ * programs add, divided by the softirqs per frame seen in A.  That is
+ * only as good as the noise of a ~2 us softirq allows, so the programs are
+ * also timed in place, in a third kind of run (C, interleaved: ABCABC...)
+ * with BPF_ENABLE_STATS held (run time
+ * statistics, for as long as the fd is open), the kernel's run_time_ns /
+ * run_cnt of sirq_entry and sirq_exit.  That is their own time; the
+ * tracepoint dispatch (a few ns) and the statistics' own clock reads are
+ * not in it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +54,34 @@ struct run {
 	double exact_all_ns, exact_rx_ns, proc_softirq_ns;
 	bool disturbed;
 	double unexplained_frac;
+	int worst_cpu;
+	double prog_ns, prog_runs;	/* both programs, from bpf stats */
 };
+
+static int prog_stats(struct sirq *s, double *ns, double *cnt)
+{
+	struct bpf_prog_info info;
+	__u32 ids[2], len;
+	int i, fd;
+
+	*ns = *cnt = 0;
+	sirq_prog_ids(s, ids);
+	for (i = 0; i < 2; i++) {
+		fd = bpf_prog_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			return -errno;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			close(fd);
+			return -errno;
+		}
+		close(fd);
+		*ns += info.run_time_ns;
+		*cnt += info.run_cnt;
+	}
+	return 0;
+}
 
 static struct xsk_env *env;
 static unsigned char frames[64 * FRAME_LEN];
@@ -79,8 +114,14 @@ static int send_frames(unsigned int n)
 	return 0;
 }
 
-static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
-		   int cpu, struct run *r)
+enum run_mode {
+	DETACHED,
+	ATTACHED,
+	ATTACHED_STATS,		/* and BPF run time statistics on */
+};
+
+static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
+		   unsigned int n, int cpu, struct run *r)
 {
 	struct load_thread th = { .tid = gettid(), .cpu = cpu };
 	struct load_snap *a = calloc(2, sizeof(*a)), *b = a + 1;
@@ -88,17 +129,27 @@ static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
 	struct load_report lr;
 	struct sirq *s = NULL;
 	char err[256];
-	int ret = -ENOMEM, i;
+	int ret = -ENOMEM, stats_fd = -1;
+	double pns0 = 0, pcnt0 = 0, pns1, pcnt1;
 
 	if (!a)
 		return ret;
 	memset(r, 0, sizeof(*r));
-	if (attach) {
+	if (mode != DETACHED) {
 		ret = sirq_open(&s, err);
 		if (ret) {
 			fprintf(stderr, "%s\n", err);
 			goto out;
 		}
+	}
+	if (mode == ATTACHED_STATS) {
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			ret = -errno;
+			fprintf(stderr, "BPF_ENABLE_STATS: %s\n", strerror(errno));
+			goto out;
+		}
+		prog_stats(s, &pns0, &pcnt0);
 	}
 	xsk_prog_counters_read(dut, &c0);
 	ret = load_snap_take(a, s, &th, 1);
@@ -111,20 +162,26 @@ static int one_run(struct xsk_prog_bpf *dut, bool attach, unsigned int n,
 	if (ret)
 		goto out;
 	xsk_prog_counters_read(dut, &c1);
+	if (stats_fd >= 0 && !prog_stats(s, &pns1, &pcnt1)) {
+		r->prog_ns = pns1 - pns0;
+		r->prog_runs = pcnt1 - pcnt0;
+	}
 	load_check(a, b, &th, 1, 0.05, &lr);
 	r->wall_ns = lr.window_ns;
 	r->thread_ns = lr.cpu[cpu].threads_ns;
 	r->frames = c1.rx_packets - c0.rx_packets;
 	r->disturbed = lr.disturbed;
 	r->unexplained_frac = lr.worst_frac;
-	for (i = 0; i < a->ncpus; i++) {
-		r->softirqs += b->sirq[i].net_rx_count - a->sirq[i].net_rx_count;
-		r->exact_all_ns += b->sirq[i].all_ns - a->sirq[i].all_ns;
-		r->exact_rx_ns += b->sirq[i].net_rx_ns - a->sirq[i].net_rx_ns;
-		r->proc_softirq_ns += (double)b->cpu[i].softirq -
-				      (double)a->cpu[i].softirq;
-	}
+	/* the sending CPU only: other CPUs carry other people's traffic */
+	r->softirqs = b->sirq[cpu].net_rx_count - a->sirq[cpu].net_rx_count;
+	r->exact_all_ns = b->sirq[cpu].all_ns - a->sirq[cpu].all_ns;
+	r->exact_rx_ns = b->sirq[cpu].net_rx_ns - a->sirq[cpu].net_rx_ns;
+	r->proc_softirq_ns = (double)b->cpu[cpu].softirq -
+			     (double)a->cpu[cpu].softirq;
+	r->worst_cpu = lr.worst_cpu;
 out:
+	if (stats_fd >= 0)
+		close(stats_fd);
 	sirq_close(s);
 	free(a);
 	return ret;
@@ -161,8 +218,8 @@ int main(int argc, char **argv)
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = XDP_FLAGS_DRV_MODE);
 	double ratio[MAX_RUNS], rx_ns_pkt[MAX_RUNS], proc_ns_pkt[MAX_RUNS];
 	double cost_a[MAX_RUNS], cost_b[MAX_RUNS], sirq_pkt[MAX_RUNS];
-	double err_pct[MAX_RUNS];
-	struct run ra[MAX_RUNS], rb[MAX_RUNS];
+	double err_pct[MAX_RUNS], prog[MAX_RUNS];
+	struct run ra[MAX_RUNS], rb[MAX_RUNS], rc[MAX_RUNS];
 	unsigned int nframes = 200000;
 	int runs = 10, cpu = 0, opt, i, link_fd = -1, ret = 1, disturbed = 0;
 	struct xsk_prog_bpf *dut = NULL;
@@ -220,13 +277,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* warm up */
-	if (one_run(dut, false, nframes / 4, cpu, &rb[0]))
+	if (one_run(dut, DETACHED, nframes / 4, cpu, &rb[0]))
 		goto out;
 	for (i = 0; i < runs; i++) {
-		if (one_run(dut, true, nframes, cpu, &ra[i]) ||
-		    one_run(dut, false, nframes, cpu, &rb[i]))
+		if (one_run(dut, ATTACHED, nframes, cpu, &ra[i]) ||
+		    one_run(dut, DETACHED, nframes, cpu, &rb[i]) ||
+		    one_run(dut, ATTACHED_STATS, nframes, cpu, &rc[i]))
 			goto out;
-		disturbed += ra[i].disturbed + rb[i].disturbed;
+		disturbed += ra[i].disturbed + rb[i].disturbed +
+			     rc[i].disturbed;
 		ratio[i] = ra[i].proc_softirq_ns / ra[i].exact_all_ns;
 		err_pct[i] = 100 * (ratio[i] - 1);
 		rx_ns_pkt[i] = ra[i].exact_rx_ns / ra[i].frames;
@@ -234,6 +293,9 @@ int main(int argc, char **argv)
 		cost_a[i] = ra[i].thread_ns / ra[i].frames;
 		cost_b[i] = rb[i].thread_ns / rb[i].frames;
 		sirq_pkt[i] = ra[i].softirqs / ra[i].frames;
+		/* two program runs per softirq */
+		prog[i] = rc[i].prog_runs ?
+			  2 * rc[i].prog_ns / rc[i].prog_runs : NAN;
 	}
 	stats_welch(cost_b, runs, cost_a, runs, &w);
 	spp = stats_median(sirq_pkt, runs);
@@ -264,20 +326,25 @@ int main(int argc, char **argv)
 		json_kv_double(&j, "ns_per_softirq", w.diff / spp);
 		json_kv_double(&j, "tsc_cycles_per_softirq", w.diff / spp * ghz);
 		json_end_object(&j);
+		summary(&j, "prog_ns_per_softirq_bpf_stats", prog, runs, "ns");
 		json_end_object(&j);
 		if (json_finish(&j))
 			goto out;
 	} else {
-		printf("softirq_probe: %d runs per mode (ABAB), %u frames of %d B per run, CPU %d, TSC %.3f GHz, %d disturbed windows\n",
+		printf("softirq_probe: %d runs per mode (ABC...), %u frames of %d B per run, CPU %d, TSC %.3f GHz, %d disturbed windows\n",
 		       runs, nframes, FRAME_LEN, cpu, ghz, disturbed);
 		printf("run  frames   wall_ms  exact_all_ms  proc_stat_ms  err%%   rx_ns/pkt  A_ns/pkt  B_ns/pkt\n");
-		for (i = 0; i < runs; i++)
+		for (i = 0; i < runs; i++) {
 			printf("%3d %7.0f %9.1f %12.3f %12.1f %6.2f %10.1f %9.1f %9.1f%s\n",
 			       i, ra[i].frames, ra[i].wall_ns / 1e6,
 			       ra[i].exact_all_ns / 1e6,
 			       ra[i].proc_softirq_ns / 1e6, err_pct[i],
 			       rx_ns_pkt[i], cost_a[i], cost_b[i],
-			       ra[i].disturbed || rb[i].disturbed ? "  disturbed" : "");
+			       ra[i].disturbed ? "  disturbed" : "");
+		if (ra[i].disturbed)
+			printf("      A window: %.1f%% of it unexplained on CPU %d\n",
+			       100 * ra[i].unexplained_frac, ra[i].worst_cpu);
+		}
 		summary(NULL, "/proc/stat error", err_pct, runs, "%");
 		summary(NULL, "NET_RX ns/pkt (exact)", rx_ns_pkt, runs, "ns");
 		summary(NULL, "softirq ns/pkt (/proc/stat)", proc_ns_pkt, runs, "ns");
@@ -288,6 +355,8 @@ int main(int argc, char **argv)
 		       w.diff, w.ci_lo, w.ci_hi, w.p,
 		       w.distinct ? "distinct" : "not distinguishable",
 		       w.diff / spp, w.diff / spp * ghz);
+		summary(NULL, "programs' own time", prog, runs,
+			"ns per softirq (entry + exit, bpf stats)");
 	}
 	ret = 0;
 out:

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_trafficgen - send test frames with BPF_PROG_RUN in live-frames mode.
+ *
+ * Without -i it makes its own veth pair in two private network namespaces,
+ * sends from the peer side into the dut side, where tgen_sink (attached
+ * natively) counts and drops what arrives, and reports both ends.  With -i it
+ * sends out of that interface in the current network namespace; whatever
+ * receives the frames is the caller's business.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+
+#include "measure.h"
+#include "trafficgen.h"
+#include "xsk_core.h"
+#include "xsk_env.h"
+#include "xsk_pkt.h"
+
+#define VERSION "0.1"
+
+struct config {
+	struct tgen_opts o;
+	const char *ifname;
+	bool dst_set;
+	bool json;
+};
+
+static volatile int stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS]\n"
+		"\n"
+		"Send UDP test frames (Ethernet/IPv4/UDP, 198.18.0.2 -> 198.18.0.1, port 9)\n"
+		"made in the kernel by BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: an\n"
+		"XDP program, loaded but never attached, rewrites the UDP source port and\n"
+		"the payload's sequence number of every frame and returns XDP_TX, so the\n"
+		"frames leave by the interface.  Frames too large for live-frames mode\n"
+		"(one page less the kernel's headroom and tailroom: 3408 bytes with 4 KiB\n"
+		"pages on this kernel) go by an AF_XDP socket with multi-buffer\n"
+		"(XDP_USE_SG) instead; the report says which method ran.\n"
+		"\n"
+		"Without -i, a private veth pair in two network namespaces is made: frames\n"
+		"leave by the peer side; the dut side runs a counting XDP_DROP program\n"
+		"(native mode) whose counts are reported.  Everything is removed at exit.\n"
+		"\n"
+		"Options:\n"
+		"  -i, --interface=IF  send out of IF in the current network namespace;\n"
+		"                      the receiver needs a native XDP program or GRO on\n"
+		"                      to take XDP_TX frames on a veth\n"
+		"      --dst-mac=MAC   destination MAC with -i (default ff:ff:ff:ff:ff:ff)\n"
+		"  -q, --queue=N       rx_queue_index given to the program (default 0)\n"
+		"  -s, --size=BYTES    frame length without FCS, Ethernet header included,\n"
+		"                      %u..%u (default 64)\n"
+		"  -f, --flows=N       UDP source ports 1000..1000+N-1, one per frame in\n"
+		"                      turn, 1..%u (default 1)\n"
+		"  -n, --count=N       frames to send (default: no limit)\n"
+		"  -d, --duration=SEC  seconds to send, decimals allowed (default 10 when\n"
+		"                      no count is given)\n"
+		"  -r, --rate=PPS      frames per second (default: as fast as possible)\n"
+		"  -c, --cpu=N         CPU of the sending thread (default 0; -1 leaves it\n"
+		"                      unpinned)\n"
+		"      --mtu=N         MTU of the private veth pair (default 1500, or\n"
+		"                      size - 14 if larger)\n"
+		"  -j, --json          print one JSON object at the end, nothing else\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Output: frames sent (counted by the XDP program), the rate achieved, the\n"
+		"sending thread's CPU time per frame (schedstat) in ns and in TSC cycles\n"
+		"(ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW; this machine\n"
+		"may have no PMU, so these are not core cycles).  In the kernel's default\n"
+		"NAPI mode the receiver's softirq runs on the sending CPU, inside that\n"
+		"thread's time, so the CPU time per frame includes the receive side.\n"
+		"\n"
+		"Exit status: 0 on success, 1 when the run failed, 2 on a bad option.\n",
+		prog, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE, TGEN_MAX_FLOWS);
+}
+
+static int parse_u64(const char *opt, const char *arg, __u64 min, __u64 max,
+		     __u64 *val)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || *end || !*arg || *arg == '-' || v < min || v > max) {
+		fprintf(stderr, "xdp_trafficgen: %s: '%s' is not a number in %llu..%llu\n",
+			opt, arg, (unsigned long long)min,
+			(unsigned long long)max);
+		return -EINVAL;
+	}
+	*val = v;
+	return 0;
+}
+
+static int parse_mac(const char *arg, unsigned char mac[6])
+{
+	unsigned int b[6], i;
+	char c;
+
+	if (sscanf(arg, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5], &c) != 6)
+		return -EINVAL;
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			return -EINVAL;
+		mac[i] = b[i];
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
+{
+	static const struct option opts[] = {
+		{ "interface", required_argument, NULL, 'i' },
+		{ "dst-mac", required_argument, NULL, 'D' },
+		{ "queue", required_argument, NULL, 'q' },
+		{ "size", required_argument, NULL, 's' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "mtu", required_argument, NULL, 'M' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	double secs;
+	char *end;
+	__u64 v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:q:s:f:n:d:r:c:jh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!*optarg || strlen(optarg) >= IF_NAMESIZE) {
+				fprintf(stderr, "xdp_trafficgen: --interface: '%s' is not an interface name\n",
+					optarg);
+				return -EINVAL;
+			}
+			cfg->ifname = optarg;
+			break;
+		case 'D':
+			if (parse_mac(optarg, cfg->o.dst)) {
+				fprintf(stderr, "xdp_trafficgen: --dst-mac: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n",
+					optarg);
+				return -EINVAL;
+			}
+			cfg->dst_set = true;
+			break;
+		case 'q':
+			if (parse_u64("--queue", optarg, 0, XSK_MAX_QUEUES - 1,
+				      &v))
+				return -EINVAL;
+			cfg->o.queue = v;
+			break;
+		case 's':
+			if (parse_u64("--size", optarg, XSK_PKT_MIN_LEN,
+				      TGEN_MAX_PKT_SIZE, &v))
+				return -EINVAL;
+			cfg->o.pkt_size = v;
+			break;
+		case 'f':
+			if (parse_u64("--flows", optarg, 1, TGEN_MAX_FLOWS, &v))
+				return -EINVAL;
+			cfg->o.flows = v;
+			break;
+		case 'n':
+			if (parse_u64("--count", optarg, 1, ~0ULL >> 1, &v))
+				return -EINVAL;
+			cfg->o.count = v;
+			break;
+		case 'd':
+			errno = 0;
+			secs = strtod(optarg, &end);
+			if (errno || *end || !*optarg || !(secs > 0) ||
+			    secs > 86400 * 365) {
+				fprintf(stderr, "xdp_trafficgen: --duration: '%s' is not a number of seconds in (0, 31536000]\n",
+					optarg);
+				return -EINVAL;
+			}
+			cfg->o.duration_ns = secs * 1e9;
+			if (!cfg->o.duration_ns)
+				cfg->o.duration_ns = 1;
+			break;
+		case 'r':
+			if (parse_u64("--rate", optarg, 1, 1000000000ULL, &v))
+				return -EINVAL;
+			cfg->o.rate_pps = v;
+			break;
+		case 'c':
+			if (!strcmp(optarg, "-1")) {
+				cfg->o.cpu = -1;
+				break;
+			}
+			if (parse_u64("--cpu", optarg, 0, CPU_SETSIZE - 1, &v))
+				return -EINVAL;
+			if (v >= (__u64)sysconf(_SC_NPROCESSORS_ONLN)) {
+				fprintf(stderr, "xdp_trafficgen: --cpu: CPU %llu is not online (%ld CPUs)\n",
+					(unsigned long long)v,
+					sysconf(_SC_NPROCESSORS_ONLN));
+				return -EINVAL;
+			}
+			cfg->o.cpu = v;
+			break;
+		case 'M':
+			if (parse_u64("--mtu", optarg, 68, 65535, &v))
+				return -EINVAL;
+			*mtu = v;
+			break;
+		case 'j':
+			cfg->json = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", argv[0]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xdp_trafficgen: unexpected argument '%s'\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (cfg->dst_set && !cfg->ifname) {
+		fprintf(stderr, "xdp_trafficgen: --dst-mac: only with -i (the private pair has its own MACs)\n");
+		return -EINVAL;
+	}
+	if (!cfg->o.count && !cfg->o.duration_ns)
+		cfg->o.duration_ns = 10 * 1000000000ULL;
+	return 0;
+}
+
+static void report(const struct config *cfg, const struct tgen_result *r,
+		   const char *note, double ghz, const char *ifname,
+		   const struct tgen_sink_counters *sc)
+{
+	double ns = r->sent ? (double)r->cpu_ns / r->sent : 0;
+	double secs = r->duration_ns / 1e9;
+	__u32 size = cfg->o.pkt_size;
+
+	if (cfg->json) {
+		printf("{\"tool\":\"xdp_trafficgen\",\"version\":\"%s\","
+		       "\"interface\":\"%s\",\"env\":%s,\"method\":\"%s\","
+		       "\"live_max_len\":%u,\"size\":%u,\"flows\":%u,"
+		       "\"rate_asked_pps\":%llu,\"cpu\":%d,\"sent\":%llu,"
+		       "\"duration_s\":%.6f,\"pps\":%.1f,\"cpu_ns\":%llu,"
+		       "\"ns_per_frame\":%.3f,\"tsc_cycles_per_frame\":%.3f,"
+		       "\"tsc_ghz\":%.4f",
+		       VERSION, ifname, sc ? "true" : "false", r->method,
+		       r->live_max_len, size, cfg->o.flows,
+		       (unsigned long long)cfg->o.rate_pps, cfg->o.cpu,
+		       (unsigned long long)r->sent, secs, r->pps,
+		       (unsigned long long)r->cpu_ns, ns, ns * ghz, ghz);
+		if (sc)
+			printf(",\"sink\":{\"packets\":%llu,\"bytes\":%llu,"
+			       "\"other\":%llu,\"min_len\":%u,\"max_len\":%u}",
+			       (unsigned long long)sc->packets,
+			       (unsigned long long)sc->bytes,
+			       (unsigned long long)sc->other, sc->min_len,
+			       sc->max_len);
+		printf("}\n");
+		return;
+	}
+	printf("xdp_trafficgen: %s out of %s, %u-byte frames, %u flow%s%s\n",
+	       r->method, ifname, size, cfg->o.flows,
+	       cfg->o.flows > 1 ? "s" : "",
+	       cfg->o.rate_pps ? ", paced" : "");
+	if (note && *note)
+		printf("  note          %s\n", note);
+	printf("  sent          %llu frames in %.3f s: %.3f Mpps (%.0f pps)",
+	       (unsigned long long)r->sent, secs, r->pps / 1e6, r->pps);
+	if (cfg->o.rate_pps)
+		printf(", asked %llu pps",
+		       (unsigned long long)cfg->o.rate_pps);
+	printf("\n  sender        CPU %d: %.1f ns/frame, %.1f TSC cycles/frame (TSC %.3f GHz; schedstat CPU time / frames)\n",
+	       cfg->o.cpu, ns, ns * ghz, ghz);
+	if (sc)
+		printf("  sink (dut)    %llu frames, %llu bytes, length %u..%u, %llu not ours; %llu lost\n",
+		       (unsigned long long)sc->packets,
+		       (unsigned long long)sc->bytes, sc->min_len, sc->max_len,
+		       (unsigned long long)sc->other,
+		       (unsigned long long)(r->sent > sc->packets ?
+					    r->sent - sc->packets : 0));
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg = {
+		.o = {
+			.pkt_size = 64,
+			.flows = 1,
+			.cpu = 0,
+			.dst = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+		},
+	};
+	struct tgen_sink_counters sc = {};
+	struct xsk_env *env = NULL;
+	struct tgen_sink *sink = NULL;
+	struct xenv_opts eo = {};
+	struct tgen_result r = {};
+	char err[XSK_ERRLEN];
+	const char *ifname;
+	int ret = 1;
+	double ghz;
+
+	if (parse_args(argc, argv, &cfg, &eo.mtu))
+		return 2;
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+	cfg.o.stop = &stop;
+	if (geteuid()) {
+		fprintf(stderr, "xdp_trafficgen: needs root (BPF, XDP, network namespaces)\n");
+		return 1;
+	}
+	ghz = tsc_ghz_measure(100);
+
+	if (!cfg.ifname) {
+		if (!eo.mtu && cfg.o.pkt_size > 1514)
+			eo.mtu = cfg.o.pkt_size - 14;
+		if (xenv_create(&env, &eo, err)) {
+			fprintf(stderr, "xdp_trafficgen: test environment: %s\n",
+				err);
+			return 1;
+		}
+		if (xenv_enter(env, XENV_DUT) ||
+		    tgen_sink_attach(&sink, env->ifindex[XENV_DUT],
+				     XDP_FLAGS_DRV_MODE, err) ||
+		    xenv_enter(env, XENV_PEER)) {
+			fprintf(stderr, "xdp_trafficgen: sink on %s: %s\n",
+				env->ifname[XENV_DUT], err);
+			goto out;
+		}
+		memcpy(cfg.o.dst, env->mac[XENV_DUT], 6);
+		memcpy(cfg.o.src, env->mac[XENV_PEER], 6);
+		cfg.o.ifname = env->ifname[XENV_PEER];
+	} else {
+		cfg.o.ifname = cfg.ifname;
+	}
+	ifname = cfg.o.ifname;
+	if (!cfg.json)
+		printf("xdp_trafficgen: sending on %s%s, %s\n", ifname,
+		       env ? " (private veth pair, peer side)" : "",
+		       cfg.o.count ? "until the count" : "for the duration");
+	fflush(stdout);
+	if (tgen_run(&cfg.o, &r, err)) {
+		fprintf(stderr, "xdp_trafficgen: %s\n", err);
+		goto out;
+	}
+	if (sink && tgen_sink_settle(sink, r.sent, 1000, &sc)) {
+		fprintf(stderr, "xdp_trafficgen: reading the sink failed\n");
+		goto out;
+	}
+	report(&cfg, &r, err, ghz, ifname, sink ? &sc : NULL);
+	ret = 0;
+out:
+	if (env)
+		xenv_enter(env, -1);
+	tgen_sink_detach(sink);
+	xenv_destroy(env);
+	return ret;
+}
