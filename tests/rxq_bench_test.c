@@ -173,23 +173,23 @@ TEST(cost_rises_with_injected_work)
 		struct rxq_opts o = {
 			.action = XDP_DROP,
 			.loop_k = k[i],
-			.rate_pps = 100000,
+			.rate_pps = 20000,
 		};
 		char err[XSK_ERRLEN] = "";
 		struct rxq_bench *b;
 		struct rxq_result r;
 
 		ASSERT_EQ(0, rxq_bench_open(&b, &o, err)) TH_LOG("%s", err);
-		ASSERT_EQ(0, rxq_bench_run(b, 100000000ULL, 500000000ULL, 0,
+		ASSERT_EQ(0, rxq_bench_run(b, 100000000ULL, 1000000000ULL, 0,
 					   NULL, NULL, NULL, &r, err))
 			TH_LOG("%s", err);
 		rxq_bench_close(b);
-		ASSERT_LT(40000ULL, r.packets);
+		ASSERT_LT(15000ULL, r.packets);
 		ns[i] = r.ns_per_pkt;
 		TH_LOG("K=%u: %.1f ns/pkt over %llu packets, wall %.1f ns/pkt",
 		       k[i], ns[i], (unsigned long long)r.packets,
 		       (double)r.duration_ns / r.packets);
-		/* CPU time, not wall time (10 us per frame at 100 kpps) */
+		/* CPU time, not wall time (50 us per frame at 20 kpps) */
 		EXPECT_LT(ns[i], 0.8 * r.duration_ns / r.packets);
 	}
 	EXPECT_LT(ns[0], ns[1]);
