@@ -321,8 +321,10 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 		}
 	}
 	if (sirq_read(b->sirq, sc, b->ncpus) >= 0)
-		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++)
+		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++) {
 			s->net_rx_ns[cpu] = sc[cpu].net_rx_ns;
+			s->net_rx_foreign_ns[cpu] = sc[cpu].net_rx_foreign_ns;
+		}
 	if (b->napi_tid) {
 		uint64_t ns = 0;
 
@@ -540,8 +542,10 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->pps = r->packets * 1e9 / r->duration_ns;
 	r->rx_cpu = 0;
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
-		__u64 d = cur.net_rx_ns[cpu] - s0.net_rx_ns[cpu];
+		__u64 f = cur.net_rx_foreign_ns[cpu] - s0.net_rx_foreign_ns[cpu];
+		__u64 d = cur.net_rx_ns[cpu] - s0.net_rx_ns[cpu] - f;
 
+		r->foreign_net_rx_ns += f;
 		r->cpu_ns += d;
 		if (d > cur.net_rx_ns[r->rx_cpu] - s0.net_rx_ns[r->rx_cpu])
 			r->rx_cpu = cpu;
@@ -561,7 +565,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	if (b->env && r->gen_sent > r->packets)
 		r->lost = r->gen_sent - r->packets;
 	r->foreign_frac = lr.worst_frac;
-	r->disturbed = lr.disturbed;
+	r->disturbed = lr.disturbed ||
+		       r->foreign_net_rx_ns > r->cpu_ns / 20;
 	return 0;
 }
 

@@ -47,6 +47,7 @@ struct rxq_snapshot {
 	__u64 cpu_packets[RXQ_MAX_CPUS];
 	__u64 rxq_packets[RXQ_MAX_QUEUES];
 	__u64 net_rx_ns[RXQ_MAX_CPUS];		/* softirq tracepoints */
+	__u64 net_rx_foreign_ns[RXQ_MAX_CPUS];	/* of them, others' traffic */
 	__u64 napi_ns;				/* threaded NAPI's kthread */
 };
 
@@ -54,7 +55,9 @@ struct rxq_result {
 	__u64 duration_ns;
 	__u64 packets;
 	double pps;
-	__u64 cpu_ns;		/* receive path: NET_RX softirq (or NAPI thread) */
+	__u64 cpu_ns;		/* receive path: NET_RX softirq (or NAPI thread),
+				 * less what other processes' traffic caused */
+	__u64 foreign_net_rx_ns;	/* that: NET_RX in others' context */
 	double ns_per_pkt;
 	int rx_cpu;		/* the CPU where most of it ran */
 	__u64 issues;

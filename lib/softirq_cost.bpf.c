@@ -27,6 +27,7 @@ struct sirq_acc {
 	__u64 all_ns;		/* every vector */
 	__u64 all_count;
 	__u64 own_ns;		/* every vector, in a thread of own_tgid */
+	__u64 net_rx_foreign_ns; /* NET_RX in another process's context */
 };
 
 struct {
@@ -58,6 +59,24 @@ int sirq_entry(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/*
+ * NET_RX of our traffic runs in our own threads (softirqs at bh enable),
+ * on an idle CPU's irq exit, or in ksoftirqd: anything else was raised by
+ * another process's traffic on this CPU.
+ */
+static __always_inline int foreign_context(void)
+{
+	char comm[16];
+
+	if (!(__u32)bpf_get_current_pid_tgid())
+		return 0;
+	if (bpf_get_current_comm(comm, sizeof(comm)))
+		return 0;
+	return !(comm[0] == 'k' && comm[1] == 's' && comm[2] == 'o' &&
+		 comm[3] == 'f' && comm[4] == 't' && comm[5] == 'i' &&
+		 comm[6] == 'r' && comm[7] == 'q' && comm[8] == 'd');
+}
+
 SEC("raw_tp/softirq_exit")
 int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -81,6 +100,8 @@ int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
 	}
 	if (own_tgid && bpf_get_current_pid_tgid() >> 32 == own_tgid)
 		a->own_ns += d;
+	else if (vec == NET_RX_SOFTIRQ && foreign_context())
+		a->net_rx_foreign_ns += d;
 	return 0;
 }
 

@@ -23,6 +23,9 @@ struct sirq_cpu {
 	__u64 own_ns;		/* every vector, run while a thread of the
 				 * opening process was current (and so also
 				 * in that thread's schedstat time) */
+	__u64 net_rx_foreign_ns;	/* NET_RX run in the context of another
+					 * process (not idle, not ksoftirqd):
+					 * another's traffic on this CPU */
 };
 
 struct sirq;

@@ -252,7 +252,8 @@ static void tick(const struct rxq_snapshot *a, const struct rxq_snapshot *b,
 	       "TSC cycles/pkt");
 	for (cpu = 0; cpu < RXQ_MAX_CPUS; cpu++) {
 		__u64 p = b->cpu_packets[cpu] - a->cpu_packets[cpu];
-		__u64 ns = b->net_rx_ns[cpu] - a->net_rx_ns[cpu];
+		__u64 ns = b->net_rx_ns[cpu] - a->net_rx_ns[cpu] -
+			   (b->net_rx_foreign_ns[cpu] - a->net_rx_foreign_ns[cpu]);
 
 		if (!p && !ns)
 			continue;
