@@ -166,7 +166,7 @@ TEST(nonfrags_refused_at_jumbo_mtu)
  */
 TEST(cost_rises_with_injected_work)
 {
-	static const __u32 k[] = { 0, 100, 200, 400 };
+	static const __u32 k[] = { 0, 200, 400, 800 };
 	double ns[4];
 	unsigned int i;
 
