@@ -2,7 +2,7 @@
 #
 # make          build the AF_XDP core, its selftests and the samples into build/
 # make check    install what is missing, build, run the selftests (TAP)
-# make run      install what is missing, build, run the main measurement
+# make run      install what is missing, build, run the XDP cost sweep
 # make deps     install what is missing (apt) and the kselftest framework
 # make clean    remove build/ and the installed framework
 #
@@ -110,8 +110,10 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(BPF_SKELS) selftests
 check: deps all
 	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT) $(TESTS)
 
+# The main job: the default sweep (about 3 minutes here); table on stdout,
+# JSON and plot under results/, the JSON file's path as the last line
 run: deps all
-	@$(BIN)/xdpsock --rxdrop --duration 5
+	@$(BIN)/xdp_sweep --out results
 
 clean:
 	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*

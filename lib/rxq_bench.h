@@ -70,7 +70,8 @@ struct rxq_result {
 	__u64 netdev_rx_packets;	/* dut: /proc/net/dev */
 	__u64 stack_ip_in;		/* dut netns: Ip InReceives (XDP_PASS) */
 	__u64 peer_rx;			/* back at the peer (XDP_TX, redirect) */
-	__u64 lost;			/* sent - counted */
+	__u64 lost;			/* counted runs: sent - counted;
+					 * timed: the two below */
 	__u64 lost_xmit_errors;		/* peer: tx_queue_*_xdp_xmit_errors */
 	__u64 lost_rx_drops;		/* dut: rx_queue_*_drops */
 	/* foreign load in the window */

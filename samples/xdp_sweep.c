@@ -43,6 +43,8 @@ struct point {
 	__u32 size;
 	__u32 flows;
 	double prog_ns;
+	struct rxq_bench *bench;	/* open for the whole sweep */
+	char err[XSK_ERRLEN];		/* why it could not be opened */
 	struct run runs[MAX_REPEAT];
 };
 
@@ -278,7 +280,7 @@ static const char *mode_name(bool skb)
 	return skb ? "generic" : "native";
 }
 
-static int measure(const struct config *cfg, struct point *p, struct run *run)
+static int open_point(const struct config *cfg, struct point *p)
 {
 	struct rxq_opts o = {
 		.action = p->action,
@@ -289,19 +291,22 @@ static int measure(const struct config *cfg, struct point *p, struct run *run)
 		.threaded_napi = cfg->threaded,
 		.loop_k = cfg->loop_k,
 	};
-	struct rxq_bench *b;
 	int ret;
 
-	ret = rxq_bench_open(&b, &o, run->err);
-	if (ret)
-		return ret;
-	ret = rxq_bench_run(b, cfg->warmup * 1e9, cfg->duration * 1e9, 0,
-			    NULL, NULL, &stop, &run->r, run->err);
-	if (!ret && p->prog_ns < 0 &&
-	    rxq_bench_prog_cost(b, 1000000, &p->prog_ns))
+	ret = rxq_bench_open(&p->bench, &o, p->err);
+	if (!ret && rxq_bench_prog_cost(p->bench, 1000000, &p->prog_ns))
 		p->prog_ns = -1;
-	rxq_bench_close(b);
 	return ret;
+}
+
+static int measure(const struct config *cfg, struct point *p, struct run *run)
+{
+	if (!p->bench) {
+		snprintf(run->err, sizeof(run->err), "%s", p->err);
+		return -ENODEV;
+	}
+	return rxq_bench_run(p->bench, cfg->warmup * 1e9, cfg->duration * 1e9,
+			     0, NULL, NULL, &stop, &run->r, run->err);
 }
 
 struct summary {
@@ -588,7 +593,7 @@ static void plot(const char *base, const struct config *cfg, struct point *pts,
 	f = fopen(gp, "we");
 	if (!f)
 		return;
-	fprintf(f, "set terminal png size 1000,600\nset output '%s'\n", png);
+	fprintf(f, "set terminal png size 1000,600 noenhanced\nset output '%s'\n", png);
 	fprintf(f, "set title 'XDP receive path cost per frame (median, 95%% CI), %u flow(s)'\n",
 		cfg->flows.v[0]);
 	fprintf(f, "set xlabel 'frame size (bytes)'\nset ylabel 'ns per frame (NET_RX softirq)'\n");
@@ -678,6 +683,15 @@ int main(int argc, char **argv)
 		npts, cfg.repeat, cfg.duration, cfg.warmup, ghz,
 		cfg.threaded ? "threaded" : "default");
 	t0 = mono_ns();
+	/* Every point's pair and program stay set up for the whole sweep */
+	for (i = 0; i < npts && !stop; i++) {
+		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B %4u fl",
+			i + 1, npts, rxq_action_name(pts[i].action),
+			mode_name(pts[i].skb_mode), pts[i].size, pts[i].flows);
+		if (open_point(&cfg, &pts[i]))
+			fprintf(stderr, "\n  %s\n", pts[i].err);
+	}
+	fprintf(stderr, "\n");
 	/* Interleaved: every point once per round */
 	for (rep = 0; rep < cfg.repeat && !stop; rep++) {
 		for (i = 0; i < npts && !stop; i++) {
@@ -700,6 +714,8 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "\n");
+	for (i = 0; i < npts; i++)
+		rxq_bench_close(pts[i].bench);
 	if (stop)
 		fprintf(stderr, "xdp_sweep: interrupted; the result holds the runs done\n");
 

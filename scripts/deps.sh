@@ -6,7 +6,8 @@
 set -euo pipefail
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
-      bpftool iproute2 ethtool xz-utils ca-certificates)
+      bpftool iproute2 ethtool xz-utils ca-certificates gnuplot-nox
+      python3 python3-jsonschema)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_sweep end to end on a small matrix: its JSON result validates against
+ * Documentation/sweep.schema.json, holds what was asked, and its path is
+ * the last line printed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+static int run(const char *cmd, char *out, size_t len)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n;
+	int st;
+
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+FIXTURE(sweep) {
+	char dir[64];
+	char out[16384];
+	char json[512];
+};
+
+FIXTURE_SETUP(sweep)
+{
+	char cmd[1024], *last;
+	const char *bin = getenv("BIN") ?: "build/bin";
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/xdp-sweep-test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(cmd, sizeof(cmd),
+		 "%s/xdp_sweep --actions XDP_DROP,XDP_TX --modes native,generic --sizes 64 --repeat 3 --duration 0.2 --warmup 0.05 --out %s 2>/dev/null",
+		 bin, self->dir);
+	ASSERT_EQ(0, run(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	/* the last line is the JSON file's path */
+	self->out[strcspn(self->out, "\0")] = '\0';
+	while (strlen(self->out) && self->out[strlen(self->out) - 1] == '\n')
+		self->out[strlen(self->out) - 1] = '\0';
+	last = strrchr(self->out, '\n');
+	snprintf(self->json, sizeof(self->json), "%s", last ? last + 1 : self->out);
+}
+
+FIXTURE_TEARDOWN(sweep)
+{
+	char cmd[128];
+
+	if (self->dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+		if (system(cmd))
+			TH_LOG("could not remove %s", self->dir);
+	}
+}
+
+TEST_F(sweep, json_valid_and_complete)
+{
+	char cmd[2048], out[4096];
+
+	ASSERT_EQ(0, access(self->json, R_OK)) TH_LOG("last line: %s", self->json);
+	ASSERT_EQ(0, strncmp(self->json, self->dir, strlen(self->dir)));
+	/* Debian's python3 with python3-jsonschema (make deps) */
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
+		 "import json, sys, jsonschema\n"
+		 "doc = json.load(open(sys.argv[1]))\n"
+		 "jsonschema.validate(doc, json.load(open(sys.argv[2])))\n"
+		 "pts = doc['points']\n"
+		 "assert len(pts) == 4, len(pts)\n"
+		 "assert {(p['action'], p['mode']) for p in pts} == {('XDP_DROP', 'native'), ('XDP_DROP', 'generic'), ('XDP_TX', 'native'), ('XDP_TX', 'generic')}\n"
+		 "for p in pts:\n"
+		 "    assert len(p['runs']) == 3 and p['runs_ok'] == 3, p\n"
+		 "    assert p['counted'] == sum(r['packets'] for r in p['runs']), p\n"
+		 "    assert p['counted'] > 0 and p['ns_per_pkt']['median'] > 0, p\n"
+		 "    assert p['size'] == 64 and p['flows'] == 1\n"
+		 "assert doc['options']['repeat'] == 3\n"
+		 "print('valid')\n"
+		 "EOF", self->json);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_STREQ("valid\n", out);
+}
+
+TEST_F(sweep, table_and_plot)
+{
+	char png[600];
+
+	EXPECT_NE(NULL, strstr(self->out, "XDP_DROP     native     64     1"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "XDP_TX       generic    64     1"));
+	EXPECT_NE(NULL, strstr(self->out, "cycles are TSC cycles at"));
+	snprintf(png, sizeof(png), "%.*s.png", (int)(strlen(self->json) - 5),
+		 self->json);
+	EXPECT_EQ(0, access(png, R_OK)) TH_LOG("%s", png);
+}
+
+/* The schema is not vacuous: the same result less a required field fails */
+TEST_F(sweep, schema_rejects_incomplete)
+{
+	char cmd[2048], out[4096];
+
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
+		 "import json, sys, jsonschema\n"
+		 "schema = json.load(open(sys.argv[2]))\n"
+		 "for cut in (('env',), ('points', 0, 'ns_per_pkt'), ('points', 0, 'runs', 0, 'packets')):\n"
+		 "    doc = json.load(open(sys.argv[1]))\n"
+		 "    d = doc\n"
+		 "    for k in cut[:-1]:\n"
+		 "        d = d[k]\n"
+		 "    del d[cut[-1]]\n"
+		 "    try:\n"
+		 "        jsonschema.validate(doc, schema)\n"
+		 "        print('accepted without', cut)\n"
+		 "    except jsonschema.ValidationError:\n"
+		 "        pass\n"
+		 "print('done')\n"
+		 "EOF", self->json);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_STREQ("done\n", out);
+}
+
+TEST_HARNESS_MAIN
