@@ -23,20 +23,7 @@ if [ -f "$stamp" ]; then
 	exit 0
 fi
 
-# The first Debian archive URI of the machine's apt sources, deb822 or not
-mirror_uri() {
-	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		 /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		case "$f" in
-		*.sources) awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f" ;;
-		*) awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/ && $i !~ /=/) { print $i; break } }' "$f" ;;
-		esac
-	done | grep -v -e security -e updates -e backports | grep '/debian/\?$' | head -n 1
-}
-
-uri=$(mirror_uri) || true
+uri=$("$top/scripts/apt-mirror.sh") || true
 [ -n "$uri" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}: cannot fetch $KERNEL_PKG; set KERNEL_SRC=/path/to/linux instead"
 
 apt="$dir/apt"

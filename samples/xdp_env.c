@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_env - run a command beside the project's veth pair.
+ *
+ * Makes the pair (two private network namespaces, as the tests and tools
+ * do), exports its names in the environment, runs the command, and removes
+ * everything when the command ends or on SIGINT/SIGTERM/SIGHUP.  For
+ * scripts that run other tools (xdp-tools, tcpdump, ...) on the same pair.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "xsk_env.h"
+
+static volatile pid_t child;
+
+static void forward(int sig)
+{
+	if (child > 0)
+		kill(child, sig);
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS] -- COMMAND [ARG...]\n"
+		"Run COMMAND with the project's veth pair set up: veth0 in namespace\n"
+		"$XDP_ENV_DUT_NS, veth1 in $XDP_ENV_PEER_NS (and veth2/veth3 with\n"
+		"--redirect-pair).  Everything is removed when COMMAND ends.\n"
+		"\n"
+		"  --mtu=N            MTU of the veths (default 1500)\n"
+		"  --queues=N         queues per veth (default 1)\n"
+		"  --redirect-pair    add veth2 (dut) <-> veth3 (peer)\n"
+		"  --peer-drop        the peer's XDP program drops what it gets\n"
+		"  --no-peer-prog     no XDP program on the peer\n"
+		"  --gro              GRO on at the dut's veths\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"Exported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n"
+		"XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n"
+		"Exit status: COMMAND's, or 1 when the pair could not be made, 2 on bad\n"
+		"options.\n",
+		prog);
+}
+
+static void export_mac(const char *name, const unsigned char *m)
+{
+	char buf[18];
+
+	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	setenv(name, buf, 1);
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_MTU = 256, O_QUEUES, O_REDIR, O_PEERDROP, O_NOPEER, O_GRO };
+	static const struct option opts[] = {
+		{ "mtu", required_argument, NULL, O_MTU },
+		{ "queues", required_argument, NULL, O_QUEUES },
+		{ "redirect-pair", no_argument, NULL, O_REDIR },
+		{ "peer-drop", no_argument, NULL, O_PEERDROP },
+		{ "no-peer-prog", no_argument, NULL, O_NOPEER },
+		{ "gro", no_argument, NULL, O_GRO },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct sigaction sa = { .sa_handler = forward };
+	struct xenv_opts eo = {};
+	char err[XSK_ERRLEN];
+	struct xsk_env *env;
+	unsigned long v;
+	char *end;
+	int c, st, ret = 1;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_MTU:
+		case O_QUEUES:
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !v || v > (c == O_MTU ? 65535 : 64)) {
+				fprintf(stderr, "xdp_env: --%s: '%s' is not valid\n",
+					c == O_MTU ? "mtu" : "queues", optarg);
+				return 2;
+			}
+			if (c == O_MTU)
+				eo.mtu = v;
+			else
+				eo.queues = v;
+			break;
+		case O_REDIR:
+			eo.redirect_pair = true;
+			break;
+		case O_PEERDROP:
+			eo.peer_drop = true;
+			break;
+		case O_NOPEER:
+			eo.no_peer_prog = true;
+			break;
+		case O_GRO:
+			eo.dut_gro = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "xdp_env: no command given (xdp_env [OPTIONS] -- COMMAND)\n");
+		return 2;
+	}
+	if (geteuid()) {
+		fprintf(stderr, "xdp_env: needs root (network namespaces, XDP)\n");
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (xenv_create(&env, &eo, err)) {
+		fprintf(stderr, "xdp_env: %s\n", err);
+		return 1;
+	}
+	/* The command starts in the namespace we were started in */
+	xenv_enter(env, -1);
+	setenv("XDP_ENV_DUT_NS", env->ns[XENV_DUT], 1);
+	setenv("XDP_ENV_PEER_NS", env->ns[XENV_PEER], 1);
+	setenv("XDP_ENV_DUT_IF", env->ifname[XENV_DUT], 1);
+	setenv("XDP_ENV_PEER_IF", env->ifname[XENV_PEER], 1);
+	export_mac("XDP_ENV_DUT_MAC", env->mac[XENV_DUT]);
+	export_mac("XDP_ENV_PEER_MAC", env->mac[XENV_PEER]);
+	if (eo.redirect_pair) {
+		setenv("XDP_ENV_DUT2_IF", env->ifname[XENV_DUT2], 1);
+		setenv("XDP_ENV_PEER2_IF", env->ifname[XENV_PEER2], 1);
+	}
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "xdp_env: fork: %s\n", strerror(errno));
+	} else if (!child) {
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "xdp_env: %s: %s\n", argv[optind],
+			strerror(errno));
+		_exit(127);
+	} else {
+		while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+			;
+		ret = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	}
+	xenv_destroy(env);
+	return ret;
+}
