@@ -4,6 +4,7 @@
 # make check    install what is missing, build, run the selftests (TAP)
 # make run      install what is missing, build, run the XDP cost sweep
 # make deps     install what is missing (apt) and the kselftest framework
+# make bench-peers  compare with xdp-tools (RUNS=3); a benchmark, not a test
 # make clean    remove build/ and the installed framework
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
@@ -25,7 +26,7 @@ export CC
 
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
-.PHONY: all deps selftests-framework selftests samples tests check run clean help
+.PHONY: all deps selftests-framework selftests samples tests check run bench-peers clean help
 
 all: selftests samples tests
 
@@ -114,6 +115,10 @@ check: deps all
 # JSON and plot under results/, the JSON file's path as the last line
 run: deps all
 	@$(BIN)/xdp_sweep --out results
+
+# Benchmarks against xdp-tools 1.6 in a debootstrap chroot (not a test)
+bench-peers: deps all
+	@scripts/bench-peers.sh $(RUNS)
 
 clean:
 	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*

@@ -29,7 +29,6 @@
 #include "xsk_pkt.h"
 #include "xdp_action.skel.h"
 
-#define MAX_RXQ_KEY	RXQ_MAX_QUEUES	/* the program's total record */
 
 /*
  * One pair of softirq tracepoint programs for all benches of the process:
@@ -356,17 +355,14 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 
 	memset(s, 0, sizeof(*s));
 	s->t_ns = mono_ns();
-	for (q = 0; q <= MAX_RXQ_KEY; q++) {
+	for (q = 0; q < RXQ_MAX_QUEUES; q++) {
 		if (bpf_map_lookup_elem(fd, &q, rec))
 			return -errno;
 		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++) {
-			if (q == MAX_RXQ_KEY) {
-				s->cpu_packets[cpu] = rec[cpu].packets;
-				s->packets += rec[cpu].packets;
-				s->issues += rec[cpu].issue;
-			} else {
-				s->rxq_packets[q] += rec[cpu].packets;
-			}
+			s->cpu_packets[cpu] += rec[cpu].packets;
+			s->rxq_packets[q] += rec[cpu].packets;
+			s->packets += rec[cpu].packets;
+			s->issues += rec[cpu].issue;
 		}
 	}
 	if (sirq_read(b->sirq, sc, b->ncpus) >= 0)

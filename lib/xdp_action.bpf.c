@@ -31,10 +31,10 @@ struct rxq_rec {
 	__u64 issue;		/* the action failed: redirect error, short frame */
 };
 
-/* Per CPU, one record per RX queue and, at MAX_RXQ, their total */
+/* Per CPU, one record per RX queue; userspace adds them up */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, MAX_RXQ + 1);
+	__uint(max_entries, MAX_RXQ);
 	__type(key, __u32);
 	__type(value, struct rxq_rec);
 } rxq_stats SEC(".maps");
@@ -63,32 +63,33 @@ static __always_inline void swap_mac(struct ethhdr *eth)
 	__builtin_memcpy(eth->h_dest, tmp, ETH_ALEN);
 }
 
-static __always_inline int apply(struct xdp_md *ctx)
+/*
+ * The counting is what every frame pays on top of the action: one lookup
+ * (inlined for an array), two adds.  The length of a multi-buffer frame
+ * needs a helper call; a single-buffer frame's is data_end - data.
+ */
+static __always_inline int apply(struct xdp_md *ctx, const int frags)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
-	__u32 q = ctx->rx_queue_index, total = MAX_RXQ;
+	__u32 q = ctx->rx_queue_index;
 	struct ethhdr *eth = data;
-	struct rxq_rec *rec, *all;
+	struct rxq_rec *rec;
 	__u32 act = action;
 	__u64 len;
 
 	if (q >= MAX_RXQ)
 		q = MAX_RXQ - 1;
 	rec = bpf_map_lookup_elem(&rxq_stats, &q);
-	all = bpf_map_lookup_elem(&rxq_stats, &total);
-	if (!rec || !all)
+	if (!rec)
 		return XDP_ABORTED;
-	len = bpf_xdp_get_buff_len(ctx);
+	len = frags ? bpf_xdp_get_buff_len(ctx) : data_end - data;
 	rec->packets++;
 	rec->bytes += len;
-	all->packets++;
-	all->bytes += len;
 
 	if (readmem || swapmac || act == XDP_TX) {
 		if ((void *)(eth + 1) > data_end) {
 			rec->issue++;
-			all->issue++;
 			return XDP_DROP;
 		}
 		if (readmem && eth->h_proto == 0)
@@ -105,10 +106,8 @@ static __always_inline int apply(struct xdp_md *ctx)
 	}
 	if (act == XDP_REDIRECT) {
 		act = bpf_redirect_map(&tx_port, 0, XDP_ABORTED);
-		if (act != XDP_REDIRECT) {
+		if (act != XDP_REDIRECT)
 			rec->issue++;
-			all->issue++;
-		}
 	}
 	return act;
 }
@@ -116,13 +115,13 @@ static __always_inline int apply(struct xdp_md *ctx)
 SEC("xdp")
 int xdp_action(struct xdp_md *ctx)
 {
-	return apply(ctx);
+	return apply(ctx, 0);
 }
 
 SEC("xdp.frags")
 int xdp_action_frags(struct xdp_md *ctx)
 {
-	return apply(ctx);
+	return apply(ctx, 1);
 }
 
 char _license[] SEC("license") = "GPL";

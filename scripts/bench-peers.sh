@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-peers.sh [RUNS] - compare the project's tools with xdp-tools on the
+# same veth pair, same traffic, same run:
+#
+#   1. generators into one receiver (xdp-bench drop): xdp_trafficgen vs
+#      xdp-trafficgen udp, rate as the receiver counts it;
+#   2. receivers on one generator (xdp_trafficgen): xdp_rxq_info -i vs
+#      xdp-bench, for drop, tx, pass and redirect (devmap).
+#
+# Debian 12's xdp-tools (1.3) does not load on current kernels; xdp-tools
+# 1.6 from Debian unstable needs a newer glibc, so it runs in a debootstrap
+# chroot under build/peers/sid (about a minute and 240 MB the first time),
+# made from the mirror this machine's apt uses.  The chroot's /proc, /sys and
+# /dev are bind-mounted inside the mount namespace `ip netns exec` makes, so
+# nothing is mounted in the machine's own namespace, and libxdp finds no
+# bpffs there to pin into.
+#
+# Each figure is the median of the receiver's per-second rates (first and
+# last second dropped), over RUNS (default 3) alternating runs of each side.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin="$top/build/bin"
+root="$top/build/peers/sid"
+runs=${1:-3}
+secs=6
+
+die() { echo "bench-peers: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root"
+[ -x "$bin/xdp_env" ] || die "build first (make)"
+if [ ! -f "$root/.ready" ]; then
+	command -v debootstrap >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get -q install -y debootstrap >&2
+	mirror=$("$top/scripts/apt-mirror.sh") ||
+		die "no Debian mirror in the machine's apt sources"
+	rm -rf "$root"
+	mkdir -p "$(dirname "$root")"
+	echo "bench-peers: debootstrap sid with xdp-tools into $root" >&2
+	debootstrap --variant=minbase --include=xdp-tools,iproute2 sid \
+		"$root" "$mirror" >"$root.log" 2>&1 ||
+		die "debootstrap failed, see $root.log"
+	touch "$root/.ready"
+fi
+
+# The part that runs beside the pair (xdp_env exports its names)
+if [ "${1:-}" = "--inside" ]; then
+	shift
+	runs=$1
+	dut=$XDP_ENV_DUT_NS peer=$XDP_ENV_PEER_NS
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+
+	# chroot NS SECS CMD...: an xdp-tools command, SIGINT after SECS
+	chrooted() {
+		local ns=$1 t=$2
+		shift 2
+		ip netns exec "$ns" sh -c 'r=$1; t=$2; shift 2
+			mount --bind /proc "$r/proc" && mount --rbind /sys "$r/sys" &&
+			mount --rbind /dev "$r/dev" &&
+			exec timeout -s INT "$t" chroot "$r" "$@"' sh "$root" "$t" "$@"
+	}
+	# median of the numbers on stdin, first and last dropped
+	med() {
+		sort -n | awk '{ v[NR] = $1 } END {
+			if (NR > 2) { lo = 2; hi = NR - 1 } else { lo = 1; hi = NR }
+			n = hi - lo + 1; m = lo + int((n - 1) / 2)
+			if (n % 2) print v[m]; else print (v[m] + v[m + 1]) / 2 }'
+	}
+	bench_rx() { awk '(/^Summary/ || $1 ~ /->/) && $3 == "rx/s" && $2 > 0 { print $2 }' "$1" | med; }
+	ours_rx() { awk '$1 == "XDP-RX" && $2 == "total" && $3 > 0 { print $3 }' "$1" | med; }
+	tg_ours() {
+		ip netns exec "$peer" "$bin/xdp_trafficgen" -i "$XDP_ENV_PEER_IF" \
+			--dst-mac "$XDP_ENV_DUT_MAC" -d $((secs + 2)) >/dev/null 2>&1
+	}
+	tg_theirs() {
+		chrooted "$peer" $((secs + 2)) xdp-trafficgen udp \
+			-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF" >/dev/null 2>&1 || true
+	}
+
+	echo "1. generators into xdp-bench drop (receiver-counted Mpps)"
+	a=() b=()
+	for i in $(seq "$runs"); do
+		for side in ours theirs; do
+			chrooted "$dut" $((secs + 1)) xdp-bench drop -i 1 \
+				"$XDP_ENV_DUT_IF" >"$tmp/rx" 2>&1 &
+			sleep 0.5
+			"tg_$side"
+			wait || true
+			r=$(bench_rx "$tmp/rx")
+			[ "$side" = ours ] && a+=("$r") || b+=("$r")
+			echo "   run $i $side: $r pps" >&2
+		done
+	done
+	ma=$(printf '%s\n' "${a[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+	mb=$(printf '%s\n' "${b[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+	awk -v a="$ma" -v b="$mb" 'BEGIN { printf "   xdp_trafficgen %.3f Mpps, xdp-trafficgen %.3f Mpps, ratio %.2f\n", a / 1e6, b / 1e6, b ? a / b : 0 }'
+
+	echo "2. receivers on xdp_trafficgen (Mpps; ns/pkt = 1e9 / rate, generator included)"
+	for act in drop tx pass redirect; do
+		a=() b=()
+		case $act in
+		redirect) theirs=(redirect-map "$XDP_ENV_DUT_IF" "$XDP_ENV_DUT2_IF")
+			  ours=(-a XDP_REDIRECT --redirect-to "$XDP_ENV_DUT2_IF") ;;
+		*) theirs=("$act" "$XDP_ENV_DUT_IF"); ours=(-a "$act") ;;
+		esac
+		for i in $(seq "$runs"); do
+			tg_ours &
+			g=$!
+			sleep 0.5
+			ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
+				"${ours[@]}" -d "$secs" --warmup 0 --no-prog-cost \
+				>"$tmp/ours" 2>&1 || true
+			wait $g || true
+			a+=("$(ours_rx "$tmp/ours")")
+			tg_ours &
+			g=$!
+			sleep 0.5
+			chrooted "$dut" "$secs" xdp-bench "${theirs[0]}" -i 1 \
+				"${theirs[@]:1}" >"$tmp/theirs" 2>&1 || true
+			wait $g || true
+			b+=("$(bench_rx "$tmp/theirs")")
+			echo "   $act run $i: ours ${a[-1]} pps, xdp-bench ${b[-1]} pps" >&2
+		done
+		ma=$(printf '%s\n' "${a[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+		mb=$(printf '%s\n' "${b[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+		awk -v t="$act" -v a="$ma" -v b="$mb" 'BEGIN {
+			printf "   %-8s xdp_rxq_info %.3f Mpps (%.1f ns), xdp-bench %.3f Mpps (%.1f ns): %+.1f ns\n",
+			t, a / 1e6, a ? 1e9 / a : 0, b / 1e6, b ? 1e9 / b : 0,
+			(a && b) ? 1e9 / a - 1e9 / b : 0 }'
+	done
+	exit 0
+fi
+
+echo "bench-peers: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-),"\
+     "xdp-tools $(chroot "$root" dpkg-query -W -f='${Version}' xdp-tools), $runs runs of ${secs} s"
+# peer-drop: frames XDP_TX'd or redirected back end at the peer's XDP_DROP
+exec "$bin/xdp_env" --redirect-pair --peer-drop -- "$0" --inside "$runs"
