@@ -52,10 +52,13 @@ $(KSFT_STAMP): KERNEL_PIN
 
 # An in-tree build's skeleton would shadow ours (#include "" looks beside the
 # source first): remove it; the in-tree build makes it again when run
-selftests: $(KSFT_STAMP)
+selftests: $(XSK_OUT)/.built
+
+$(XSK_OUT)/.built: $(KSFT_STAMP) $(wildcard $(XSK_DIR)/*.[ch]) $(XSK_DIR)/Makefile
 	@rm -f $(XSK_DIR)/xsk_prog.skel.h
 	@mkdir -p $(XSK_OUT)
 	@$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
+	@touch $@
 
 # BPF programs of lib/ and samples/: NAME.bpf.c -> build/bpf/NAME.skel.h,
 # a skeleton named NAME_bpf
@@ -88,12 +91,12 @@ samples: $(addprefix $(BIN)/,$(SAMPLES))
 
 .SECONDARY: $(LIB_OBJS) $(BPF_SKELS) $(patsubst %.skel.h,%.bpf.o,$(BPF_SKELS))
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) | selftests
+$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
 	@$(CC) $(SAMPLE_CFLAGS) -c $< -o $@
 
-$(BIN)/%: samples/%.c $(LIB_OBJS) $(BPF_SKELS) selftests
+$(BIN)/%: samples/%.c $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(BIN)
 	@printf '  %-8s %s\n' CC $@
 	@$(CC) $(SAMPLE_CFLAGS) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
@@ -103,7 +106,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*_test.c))
 
 tests: $(TESTS)
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(BPF_SKELS) selftests
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
 	@$(CC) $(SAMPLE_CFLAGS) -I$(KSFT_DIR) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@

@@ -323,7 +323,7 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 		ret = attach(b, err);
 	if (!ret && b->env && o->threaded_napi)
 		ret = setup_threaded(b, err);
-	if (!ret)
+	if (!ret && !o->no_cost)
 		ret = sirq_get(&b->sirq, err);
 	if (ret)
 		goto out;
@@ -365,7 +365,7 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 			s->issues += rec[cpu].issue;
 		}
 	}
-	if (sirq_read(b->sirq, sc, b->ncpus) >= 0)
+	if (b->sirq && sirq_read(b->sirq, sc, b->ncpus) >= 0)
 		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++) {
 			s->net_rx_ns[cpu] = sc[cpu].net_rx_ns;
 			s->net_rx_foreign_ns[cpu] = sc[cpu].net_rx_foreign_ns;

@@ -37,6 +37,7 @@ struct rxq_opts {
 	bool threaded_napi;	/* NAPI in a kthread pinned to the other CPU */
 	int gen_cpu;		/* default 0 */
 	__u64 count;		/* send exactly this many, then stop */
+	bool no_cost;		/* rates only: no softirq tracepoints */
 };
 
 /* Cumulative counts at one instant */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "cli.h"
 #include "xsk_env.h"
 
 static volatile pid_t child;
@@ -75,25 +76,19 @@ int main(int argc, char **argv)
 	struct xenv_opts eo = {};
 	char err[XSK_ERRLEN];
 	struct xsk_env *env;
-	unsigned long v;
-	char *end;
 	int c, st, ret = 1;
 
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_MTU:
-		case O_QUEUES:
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !v || v > (c == O_MTU ? 65535 : 64)) {
-				fprintf(stderr, "xdp_env: --%s: '%s' is not valid\n",
-					c == O_MTU ? "mtu" : "queues", optarg);
+			if (cli_u32("xdp_env", "--mtu", optarg, 68, 65535,
+				    &eo.mtu))
 				return 2;
-			}
-			if (c == O_MTU)
-				eo.mtu = v;
-			else
-				eo.queues = v;
+			break;
+		case O_QUEUES:
+			if (cli_u32("xdp_env", "--queues", optarg, 1,
+				    XSK_MAX_QUEUES, &eo.queues))
+				return 2;
 			break;
 		case O_REDIR:
 			eo.redirect_pair = true;

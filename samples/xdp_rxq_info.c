@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <linux/if_link.h>
 
 #include "json.h"
+#include "cli.h"
 #include "measure.h"
 #include "rxq_bench.h"
 #include "xsk_core.h"
@@ -30,14 +32,7 @@ struct config {
 	bool no_prog_cost;
 };
 
-static volatile int stop;
 static double tsc_ghz;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -72,6 +67,8 @@ static void usage(FILE *f, const char *prog)
 		"  -d, --duration=SEC    measure for SEC seconds (default 10)\n"
 		"      --warmup=SEC      traffic before measuring (default 0.5)\n"
 		"      --no-prog-cost    skip the BPF_PROG_RUN measurement of the program\n"
+		"      --no-cost         rates only: no softirq tracepoints (they cost\n"
+		"                        every softirq on the machine two clock reads)\n"
 		"  -j, --json            one JSON object at the end, nothing else\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -81,27 +78,10 @@ static void usage(FILE *f, const char *prog)
 		prog);
 }
 
-static int parse_num(const char *opt, const char *arg, double min, double max,
-		     double *val)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || *end || !*arg || v < min || v > max) {
-		fprintf(stderr, "xdp_rxq_info: %s: '%s' is not a number in %g..%g\n",
-			opt, arg, min, max);
-		return -EINVAL;
-	}
-	*val = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_REDIR = 256, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_MTU,
-	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST };
+	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST, O_NOCOST };
 	static const struct option opts[] = {
 		{ "action", required_argument, NULL, 'a' },
 		{ "skb-mode", no_argument, NULL, 'S' },
@@ -122,6 +102,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "no-prog-cost", no_argument, NULL, O_NOPROGCOST },
+		{ "no-cost", no_argument, NULL, O_NOCOST },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -152,7 +133,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->o.frags = true;
 			break;
 		case 'K':
-			if (parse_num("--loop", optarg, 0, 1 << 23, &v))
+			if (cli_double("xdp_rxq_info", "--loop", optarg, 0, 1 << 23, &v))
 				return -EINVAL;
 			cfg->o.loop_k = v;
 			break;
@@ -163,27 +144,27 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->o.redirect_to = optarg;
 			break;
 		case O_SIZE:
-			if (parse_num("--size", optarg, XSK_PKT_MIN_LEN, 9014, &v))
+			if (cli_double("xdp_rxq_info", "--size", optarg, XSK_PKT_MIN_LEN, 9014, &v))
 				return -EINVAL;
 			cfg->o.pkt_size = v;
 			break;
 		case O_FLOWS:
-			if (parse_num("--flows", optarg, 1, 4096, &v))
+			if (cli_double("xdp_rxq_info", "--flows", optarg, 1, 4096, &v))
 				return -EINVAL;
 			cfg->o.flows = v;
 			break;
 		case O_RATE:
-			if (parse_num("--rate", optarg, 1, 1e9, &v))
+			if (cli_double("xdp_rxq_info", "--rate", optarg, 1, 1e9, &v))
 				return -EINVAL;
 			cfg->o.rate_pps = v;
 			break;
 		case O_COUNT:
-			if (parse_num("--count", optarg, 1, 1e12, &v))
+			if (cli_double("xdp_rxq_info", "--count", optarg, 1, 1e12, &v))
 				return -EINVAL;
 			cfg->o.count = v;
 			break;
 		case O_MTU:
-			if (parse_num("--mtu", optarg, 68, 65535, &v))
+			if (cli_double("xdp_rxq_info", "--mtu", optarg, 68, 65535, &v))
 				return -EINVAL;
 			cfg->o.mtu = v;
 			break;
@@ -191,26 +172,29 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->o.threaded_napi = true;
 			break;
 		case O_GENCPU:
-			if (parse_num("--gen-cpu", optarg, 0, RXQ_MAX_CPUS - 1, &v))
+			if (cli_double("xdp_rxq_info", "--gen-cpu", optarg, 0, RXQ_MAX_CPUS - 1, &v))
 				return -EINVAL;
 			cfg->o.gen_cpu = v;
 			break;
 		case 's':
-			if (parse_num("--interval", optarg, 0.1, 3600,
+			if (cli_double("xdp_rxq_info", "--interval", optarg, 0.1, 3600,
 				      &cfg->interval))
 				return -EINVAL;
 			break;
 		case 'd':
-			if (parse_num("--duration", optarg, 0.1, 86400,
+			if (cli_double("xdp_rxq_info", "--duration", optarg, 0.1, 86400,
 				      &cfg->duration))
 				return -EINVAL;
 			break;
 		case O_WARMUP:
-			if (parse_num("--warmup", optarg, 0, 60, &cfg->warmup))
+			if (cli_double("xdp_rxq_info", "--warmup", optarg, 0, 60, &cfg->warmup))
 				return -EINVAL;
 			break;
 		case O_NOPROGCOST:
 			cfg->no_prog_cost = true;
+			break;
+		case O_NOCOST:
+			cfg->o.no_cost = true;
 			break;
 		case 'j':
 			cfg->json = true;
@@ -223,11 +207,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "xdp_rxq_info: unexpected argument '%s'\n",
-			argv[optind]);
+	if (cli_no_more_args("xdp_rxq_info", argc, argv))
 		return -EINVAL;
-	}
 	if (cfg->o.ifname && (cfg->o.pkt_size || cfg->o.flows ||
 			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
 			      cfg->o.threaded_napi)) {
@@ -288,8 +269,11 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 	printf("  packets      %llu in %.3f s: %.3f Mpps\n",
 	       (unsigned long long)r->packets, r->duration_ns / 1e9,
 	       r->pps / 1e6);
-	printf("  cost         %.1f ns/pkt, %.1f TSC cycles/pkt (TSC %.3f GHz)\n",
-	       r->ns_per_pkt, r->ns_per_pkt * tsc_ghz, tsc_ghz);
+	if (o->no_cost)
+		printf("  cost         not measured (--no-cost)\n");
+	else
+		printf("  cost         %.1f ns/pkt, %.1f TSC cycles/pkt (TSC %.3f GHz)\n",
+		       r->ns_per_pkt, r->ns_per_pkt * tsc_ghz, tsc_ghz);
 	printf("               receive path: %s on CPU %d, NAPI %s%s\n",
 	       o->threaded_napi ? "NAPI thread" : "NET_RX softirq", r->rx_cpu,
 	       o->threaded_napi ? "threaded (pinned to the other CPU)" :
@@ -354,9 +338,11 @@ static void print_json(const struct config *cfg, struct rxq_bench *b,
 	json_kv_u64(w, "packets", r->packets);
 	json_kv_double(w, "duration_s", r->duration_ns / 1e9);
 	json_kv_double(w, "pps", r->pps);
+	json_kv_bool(w, "cost_measured", !o->no_cost);
 	json_kv_u64(w, "rx_cpu_ns", r->cpu_ns);
-	json_kv_double(w, "ns_per_pkt", r->ns_per_pkt);
-	json_kv_double(w, "tsc_cycles_per_pkt", r->ns_per_pkt * tsc_ghz);
+	json_kv_double(w, "ns_per_pkt", o->no_cost ? NAN : r->ns_per_pkt);
+	json_kv_double(w, "tsc_cycles_per_pkt",
+		       o->no_cost ? NAN : r->ns_per_pkt * tsc_ghz);
 	json_kv_double(w, "tsc_ghz", tsc_ghz);
 	json_kv_s64(w, "rx_cpu", r->rx_cpu);
 	if (prog_ns >= 0)
@@ -396,9 +382,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdp_rxq_info: needs root (XDP, BPF, network namespaces)\n");
 		return 1;
 	}
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
+	cli_stop_on_signals();
 	tsc_ghz = tsc_ghz_measure(100);
 
 	ret = rxq_bench_open(&b, &cfg.o, err);
@@ -413,7 +397,7 @@ int main(int argc, char **argv)
 		       cfg.o.threaded_napi ? "threaded" : "default", tsc_ghz);
 	ret = rxq_bench_run(b, cfg.warmup * 1e9, cfg.duration * 1e9,
 			    cfg.json ? 0 : cfg.interval * 1e9, tick, NULL,
-			    &stop, &r, err);
+			    &cli_stop, &r, err);
 	if (ret) {
 		fprintf(stderr, "xdp_rxq_info: %s\n", err);
 		rxq_bench_close(b);

@@ -19,6 +19,7 @@
 #include <linux/if_link.h>
 
 #include "json.h"
+#include "cli.h"
 #include "measure.h"
 #include "rxq_bench.h"
 #include "stats.h"
@@ -63,14 +64,6 @@ struct config {
 	bool no_plot;
 	__u32 loop_k;
 };
-
-static volatile int stop;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -159,21 +152,6 @@ static int one_flows(const char *s, __u32 *v)
 	return one_uint(s, v, 1, 4096);
 }
 
-static int parse_num(const char *opt, const char *arg, double min, double max,
-		     double *val)
-{
-	char *end;
-
-	errno = 0;
-	*val = strtod(arg, &end);
-	if (errno || *end || !*arg || *val < min || *val > max) {
-		fprintf(stderr, "xdp_sweep: %s: '%s' is not a number in %g..%g\n",
-			opt, arg, min, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static void set_list(struct list *l, const __u32 *v, unsigned int n)
 {
 	memcpy(l->v, v, n * sizeof(*v));
@@ -232,21 +210,21 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			set_list(&cfg->flows, full_flows, 3);
 			break;
 		case 'r':
-			if (parse_num("--repeat", optarg, 1, MAX_REPEAT, &v))
+			if (cli_double("xdp_sweep", "--repeat", optarg, 1, MAX_REPEAT, &v))
 				return -EINVAL;
 			cfg->repeat = v;
 			break;
 		case 'd':
-			if (parse_num("--duration", optarg, 0.1, 3600,
+			if (cli_double("xdp_sweep", "--duration", optarg, 0.1, 3600,
 				      &cfg->duration))
 				return -EINVAL;
 			break;
 		case 'w':
-			if (parse_num("--warmup", optarg, 0, 60, &cfg->warmup))
+			if (cli_double("xdp_sweep", "--warmup", optarg, 0, 60, &cfg->warmup))
 				return -EINVAL;
 			break;
 		case 'K':
-			if (parse_num("--loop", optarg, 0, 1 << 23, &v))
+			if (cli_double("xdp_sweep", "--loop", optarg, 0, 1 << 23, &v))
 				return -EINVAL;
 			cfg->loop_k = v;
 			break;
@@ -267,11 +245,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "xdp_sweep: unexpected argument '%s'\n",
-			argv[optind]);
+	if (cli_no_more_args("xdp_sweep", argc, argv))
 		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -306,7 +281,7 @@ static int measure(const struct config *cfg, struct point *p, struct run *run)
 		return -ENODEV;
 	}
 	return rxq_bench_run(p->bench, cfg->warmup * 1e9, cfg->duration * 1e9,
-			     0, NULL, NULL, &stop, &run->r, run->err);
+			     0, NULL, NULL, &cli_stop, &run->r, run->err);
 }
 
 struct summary {
@@ -654,9 +629,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
+	cli_stop_on_signals();
 	ghz = tsc_ghz_measure(200);
 	now = time(NULL);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -684,7 +657,7 @@ int main(int argc, char **argv)
 		cfg.threaded ? "threaded" : "default");
 	t0 = mono_ns();
 	/* Every point's pair and program stay set up for the whole sweep */
-	for (i = 0; i < npts && !stop; i++) {
+	for (i = 0; i < npts && !cli_stop; i++) {
 		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B %4u fl",
 			i + 1, npts, rxq_action_name(pts[i].action),
 			mode_name(pts[i].skb_mode), pts[i].size, pts[i].flows);
@@ -693,8 +666,8 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "\n");
 	/* Interleaved: every point once per round */
-	for (rep = 0; rep < cfg.repeat && !stop; rep++) {
-		for (i = 0; i < npts && !stop; i++) {
+	for (rep = 0; rep < cfg.repeat && !cli_stop; rep++) {
+		for (i = 0; i < npts && !cli_stop; i++) {
 			struct point *p = &pts[i];
 			struct run *run = &p->runs[rep];
 
@@ -716,7 +689,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "\n");
 	for (i = 0; i < npts; i++)
 		rxq_bench_close(pts[i].bench);
-	if (stop)
+	if (cli_stop)
 		fprintf(stderr, "xdp_sweep: interrupted; the result holds the runs done\n");
 
 	print_table(&cfg, pts, npts, ghz);
@@ -730,5 +703,5 @@ int main(int argc, char **argv)
 		plot(base, &cfg, pts, npts);
 	printf("%s\n", path);
 	free(pts);
-	return stop ? 1 : 0;
+	return cli_stop ? 1 : 0;
 }

@@ -22,6 +22,7 @@
 #include <net/if.h>
 #include <linux/if_link.h>
 
+#include "cli.h"
 #include "measure.h"
 #include "trafficgen.h"
 #include "xsk_core.h"
@@ -36,14 +37,6 @@ struct config {
 	bool dst_set;
 	bool json;
 };
-
-static volatile int stop;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -98,24 +91,6 @@ static void usage(FILE *f, const char *prog)
 		prog, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE, TGEN_MAX_FLOWS);
 }
 
-static int parse_u64(const char *opt, const char *arg, __u64 min, __u64 max,
-		     __u64 *val)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || *end || !*arg || *arg == '-' || v < min || v > max) {
-		fprintf(stderr, "xdp_trafficgen: %s: '%s' is not a number in %llu..%llu\n",
-			opt, arg, (unsigned long long)min,
-			(unsigned long long)max);
-		return -EINVAL;
-	}
-	*val = v;
-	return 0;
-}
-
 static int parse_mac(const char *arg, unsigned char mac[6])
 {
 	unsigned int b[6], i;
@@ -150,7 +125,6 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 		{}
 	};
 	double secs;
-	char *end;
 	__u64 v;
 	int c;
 
@@ -174,42 +148,37 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 			cfg->dst_set = true;
 			break;
 		case 'q':
-			if (parse_u64("--queue", optarg, 0, XSK_MAX_QUEUES - 1,
+			if (cli_u64("xdp_trafficgen", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
 				      &v))
 				return -EINVAL;
 			cfg->o.queue = v;
 			break;
 		case 's':
-			if (parse_u64("--size", optarg, XSK_PKT_MIN_LEN,
+			if (cli_u64("xdp_trafficgen", "--size", optarg, XSK_PKT_MIN_LEN,
 				      TGEN_MAX_PKT_SIZE, &v))
 				return -EINVAL;
 			cfg->o.pkt_size = v;
 			break;
 		case 'f':
-			if (parse_u64("--flows", optarg, 1, TGEN_MAX_FLOWS, &v))
+			if (cli_u64("xdp_trafficgen", "--flows", optarg, 1, TGEN_MAX_FLOWS, &v))
 				return -EINVAL;
 			cfg->o.flows = v;
 			break;
 		case 'n':
-			if (parse_u64("--count", optarg, 1, ~0ULL >> 1, &v))
+			if (cli_u64("xdp_trafficgen", "--count", optarg, 1, ~0ULL >> 1, &v))
 				return -EINVAL;
 			cfg->o.count = v;
 			break;
 		case 'd':
-			errno = 0;
-			secs = strtod(optarg, &end);
-			if (errno || *end || !*optarg || !(secs > 0) ||
-			    secs > 86400 * 365) {
-				fprintf(stderr, "xdp_trafficgen: --duration: '%s' is not a number of seconds in (0, 31536000]\n",
-					optarg);
+			if (cli_double("xdp_trafficgen", "--duration", optarg,
+				       1e-9, 86400 * 365, &secs))
 				return -EINVAL;
-			}
 			cfg->o.duration_ns = secs * 1e9;
 			if (!cfg->o.duration_ns)
 				cfg->o.duration_ns = 1;
 			break;
 		case 'r':
-			if (parse_u64("--rate", optarg, 1, 1000000000ULL, &v))
+			if (cli_u64("xdp_trafficgen", "--rate", optarg, 1, 1000000000ULL, &v))
 				return -EINVAL;
 			cfg->o.rate_pps = v;
 			break;
@@ -218,7 +187,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 				cfg->o.cpu = -1;
 				break;
 			}
-			if (parse_u64("--cpu", optarg, 0, CPU_SETSIZE - 1, &v))
+			if (cli_u64("xdp_trafficgen", "--cpu", optarg, 0, CPU_SETSIZE - 1, &v))
 				return -EINVAL;
 			if (v >= (__u64)sysconf(_SC_NPROCESSORS_ONLN)) {
 				fprintf(stderr, "xdp_trafficgen: --cpu: CPU %llu is not online (%ld CPUs)\n",
@@ -229,7 +198,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 			cfg->o.cpu = v;
 			break;
 		case 'M':
-			if (parse_u64("--mtu", optarg, 68, 65535, &v))
+			if (cli_u64("xdp_trafficgen", "--mtu", optarg, 68, 65535, &v))
 				return -EINVAL;
 			*mtu = v;
 			break;
@@ -244,11 +213,8 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "xdp_trafficgen: unexpected argument '%s'\n",
-			argv[optind]);
+	if (cli_no_more_args("xdp_trafficgen", argc, argv))
 		return -EINVAL;
-	}
 	if (cfg->dst_set && !cfg->ifname) {
 		fprintf(stderr, "xdp_trafficgen: --dst-mac: only with -i (the private pair has its own MACs)\n");
 		return -EINVAL;
@@ -333,10 +299,8 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &cfg, &eo.mtu))
 		return 2;
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
-	cfg.o.stop = &stop;
+	cli_stop_on_signals();
+	cfg.o.stop = &cli_stop;
 	if (geteuid()) {
 		fprintf(stderr, "xdp_trafficgen: needs root (BPF, XDP, network namespaces)\n");
 		return 1;

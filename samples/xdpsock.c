@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "cli.h"
 #include "measure.h"
 #include "xsk_core.h"
 #include "xsk_env.h"
@@ -40,14 +41,6 @@ struct config {
 	int app_cpu;
 	int gen_cpu;
 };
-
-static volatile sig_atomic_t stop;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(FILE *f, const char *prog)
 {
@@ -78,23 +71,6 @@ static void usage(FILE *f, const char *prog)
 		"\n"
 		"Cycles are TSC cycles (ns x measured TSC GHz): this machine may have no PMU.\n",
 		prog);
-}
-
-static int parse_uint(const char *opt, const char *arg, __u32 min, __u32 max,
-		      __u32 *val)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 0);
-	if (errno || *end || !*arg || v < min || v > max) {
-		fprintf(stderr, "xdpsock: %s: '%s' is not a number in %u..%u\n",
-			opt, arg, min, max);
-		return -EINVAL;
-	}
-	*val = v;
-	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct config *cfg)
@@ -141,7 +117,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->ifname = optarg;
 			break;
 		case 'q':
-			if (parse_uint("--queue", optarg, 0, XSK_MAX_QUEUES - 1,
+			if (cli_u32("xdpsock", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
 				       &cfg->port.first_queue))
 				return -EINVAL;
 			break;
@@ -168,7 +144,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->port.sock.no_need_wakeup = true;
 			break;
 		case 'b':
-			if (parse_uint("--batch", optarg, 1, 4096, &cfg->batch))
+			if (cli_u32("xdpsock", "--batch", optarg, 1, 4096, &cfg->batch))
 				return -EINVAL;
 			break;
 		case 'F':
@@ -178,27 +154,27 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->port.sock.unaligned = true;
 			break;
 		case 'f':
-			if (parse_uint("--frame-size", optarg, 2048, 4096,
+			if (cli_u32("xdpsock", "--frame-size", optarg, 2048, 4096,
 				       &cfg->port.sock.frame_size))
 				return -EINVAL;
 			break;
 		case 's':
-			if (parse_uint("--tx-pkt-size", optarg,
+			if (cli_u32("xdpsock", "--tx-pkt-size", optarg,
 				       XSK_PKT_MIN_LEN, 1514, &cfg->pkt_size))
 				return -EINVAL;
 			break;
 		case 'd':
-			if (parse_uint("--duration", optarg, 1, 86400, &v))
+			if (cli_u32("xdpsock", "--duration", optarg, 1, 86400, &v))
 				return -EINVAL;
 			cfg->duration = v;
 			break;
 		case 'A':
-			if (parse_uint("--app-cpu", optarg, 0, 4095, &v))
+			if (cli_u32("xdpsock", "--app-cpu", optarg, 0, 4095, &v))
 				return -EINVAL;
 			cfg->app_cpu = v;
 			break;
 		case 'G':
-			if (parse_uint("--gen-cpu", optarg, 0, 4095, &v))
+			if (cli_u32("xdpsock", "--gen-cpu", optarg, 0, 4095, &v))
 				return -EINVAL;
 			cfg->gen_cpu = v;
 			break;
@@ -213,11 +189,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "xdpsock: unexpected argument '%s'\n",
-			argv[optind]);
+	if (cli_no_more_args("xdpsock", argc, argv))
 		return -EINVAL;
-	}
 	if (zc && (skb || copy)) {
 		fprintf(stderr, "xdpsock: -z (zero-copy) excludes -S and -c\n");
 		return -EINVAL;
@@ -254,7 +227,7 @@ static void *gen_thread(void *arg)
 		xsk_pkt_build(frames + i * g->pkt_size, g->pkt_size,
 			      g->env->mac[XENV_DUT], g->env->mac[XENV_PEER],
 			      1000, i);
-	while (!stop) {
+	while (!cli_stop) {
 		n = xenv_send_batch(g->env, frames, g->pkt_size, GEN_BATCH);
 		if (n < 0) {
 			g->err = n;
@@ -300,7 +273,7 @@ static void rxdrop(struct xsk_socket *xs, const struct config *cfg,
 	thread_cpu_ns(tid, &cpu0);
 	tot->start_ns = mono_ns();
 	next = tot->start_ns + 1000000000ULL;
-	while (!stop) {
+	while (!cli_stop) {
 		__u32 pkts = 0;
 
 		if (!xsk_rx_recycle(xs, cfg->batch, &pkts))
@@ -403,9 +376,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &cfg))
 		return 2;
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
+	cli_stop_on_signals();
 	if (geteuid()) {
 		fprintf(stderr, "xdpsock: needs root (AF_XDP, XDP, network namespaces)\n");
 		return 1;
@@ -443,7 +414,7 @@ int main(int argc, char **argv)
 		gen_running = true;
 	}
 	rxdrop(port->socks[0], &cfg, &tot);
-	stop = 1;
+	cli_stop = 1;
 	if (gen_running)
 		pthread_join(gen_th, NULL);
 	if (gen.err) {
@@ -453,7 +424,7 @@ int main(int argc, char **argv)
 	report(&cfg, port, &tot, env ? &gen : NULL, ghz);
 	ret = 0;
 out:
-	stop = 1;
+	cli_stop = 1;
 	xsk_port_close(port);
 	xenv_destroy(env);
 	return ret;

@@ -64,11 +64,13 @@ if [ "${1:-}" = "--inside" ]; then
 	}
 	# median of the numbers on stdin, first and last dropped
 	med() {
-		sort -n | awk '{ v[NR] = $1 } END {
+		sort -g | awk '{ v[NR] = $1 } END {
 			if (NR > 2) { lo = 2; hi = NR - 1 } else { lo = 1; hi = NR }
 			n = hi - lo + 1; m = lo + int((n - 1) / 2)
-			if (n % 2) print v[m]; else print (v[m] + v[m + 1]) / 2 }'
+			printf "%.0f\n", n % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
 	}
+	# median of the runs (all of them)
+	median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 	bench_rx() { awk '(/^Summary/ || $1 ~ /->/) && $3 == "rx/s" && $2 > 0 { print $2 }' "$1" | med; }
 	ours_rx() { awk '$1 == "XDP-RX" && $2 == "total" && $3 > 0 { print $3 }' "$1" | med; }
 	tg_ours() {
@@ -94,11 +96,12 @@ if [ "${1:-}" = "--inside" ]; then
 			echo "   run $i $side: $r pps" >&2
 		done
 	done
-	ma=$(printf '%s\n' "${a[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
-	mb=$(printf '%s\n' "${b[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+	ma=$(median "${a[@]}")
+	mb=$(median "${b[@]}")
 	awk -v a="$ma" -v b="$mb" 'BEGIN { printf "   xdp_trafficgen %.3f Mpps, xdp-trafficgen %.3f Mpps, ratio %.2f\n", a / 1e6, b / 1e6, b ? a / b : 0 }'
 
-	echo "2. receivers on xdp_trafficgen (Mpps; ns/pkt = 1e9 / rate, generator included)"
+	echo "2. receivers on xdp_trafficgen, counting only (xdp_rxq_info --no-cost)"
+	echo "   (Mpps; ns = 1e9 / rate: the generator's and the receive path's time on CPU 0)"
 	for act in drop tx pass redirect; do
 		a=() b=()
 		case $act in
@@ -111,7 +114,7 @@ if [ "${1:-}" = "--inside" ]; then
 			g=$!
 			sleep 0.5
 			ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
-				"${ours[@]}" -d "$secs" --warmup 0 --no-prog-cost \
+				"${ours[@]}" -d "$secs" --warmup 0 --no-prog-cost --no-cost \
 				>"$tmp/ours" 2>&1 || true
 			wait $g || true
 			a+=("$(ours_rx "$tmp/ours")")
@@ -124,13 +127,36 @@ if [ "${1:-}" = "--inside" ]; then
 			b+=("$(bench_rx "$tmp/theirs")")
 			echo "   $act run $i: ours ${a[-1]} pps, xdp-bench ${b[-1]} pps" >&2
 		done
-		ma=$(printf '%s\n' "${a[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
-		mb=$(printf '%s\n' "${b[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+		ma=$(median "${a[@]}")
+		mb=$(median "${b[@]}")
 		awk -v t="$act" -v a="$ma" -v b="$mb" 'BEGIN {
 			printf "   %-8s xdp_rxq_info %.3f Mpps (%.1f ns), xdp-bench %.3f Mpps (%.1f ns): %+.1f ns\n",
 			t, a / 1e6, a ? 1e9 / a : 0, b / 1e6, b ? 1e9 / b : 0,
 			(a && b) ? 1e9 / a - 1e9 / b : 0 }'
 	done
+
+	echo "3. the cost measurement's own price: xdp_rxq_info drop with and without"
+	a=() b=()
+	for i in $(seq "$runs"); do
+		for side in with without; do
+			tg_ours &
+			g=$!
+			sleep 0.5
+			ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
+				-d "$secs" --warmup 0 --no-prog-cost \
+				$([ $side = without ] && echo --no-cost) \
+				>"$tmp/ours" 2>&1 || true
+			wait $g || true
+			r=$(ours_rx "$tmp/ours")
+			[ $side = with ] && a+=("$r") || b+=("$r")
+			echo "   run $i $side tracepoints: $r pps" >&2
+		done
+	done
+	ma=$(median "${a[@]}")
+	mb=$(median "${b[@]}")
+	awk -v a="$ma" -v b="$mb" 'BEGIN {
+		printf "   with %.3f Mpps, without %.3f Mpps: %+.1f ns per frame\n",
+		a / 1e6, b / 1e6, (a && b) ? 1e9 / a - 1e9 / b : 0 }'
 	exit 0
 fi
 
