@@ -520,8 +520,9 @@ static void print_table(const struct config *cfg, struct point *pts,
 		       s.disturbed ? " (disturbed runs)" : "");
 	}
 	printf("\ncycles are TSC cycles at %.3f GHz; ns/pkt is NET_RX softirq time per frame counted\n"
-	       "(XDP_TX and XDP_REDIRECT include the peer's XDP_DROP of what comes back); lost =\n"
-	       "generated - counted, with where: peer-xmit (the dut's ring was full) or dut\n",
+	       "(XDP_TX and XDP_REDIRECT include the peer's XDP_DROP of what comes back); 95%% CI\n"
+	       "of the median (bootstrap below 6 runs); lost = frames the kernel dropped before\n"
+	       "the program in the windows: peer-xmit (the dut's ring was full) or dut (rx drops)\n",
 	       ghz);
 }
 
