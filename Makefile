@@ -106,7 +106,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*_test.c))
 
 tests: $(TESTS)
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
 	@$(CC) $(SAMPLE_CFLAGS) -I$(KSFT_DIR) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@

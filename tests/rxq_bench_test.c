@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 #include "rxq_bench.h"
 #include "xsk_core.h"
 
@@ -204,20 +205,6 @@ TEST(cost_rises_with_injected_work)
 }
 
 /* The tools refuse bad options with a clear message and exit code 2 */
-static int run_tool(const char *cmd, char *out, size_t len)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n;
-	int st;
-
-	if (!f)
-		return -1;
-	n = fread(out, 1, len - 1, f);
-	out[n] = '\0';
-	st = pclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 TEST(bad_options)
 {
 	static const struct {
@@ -236,14 +223,14 @@ TEST(bad_options)
 	const char *bin = getenv("BIN") ?: "build/bin";
 	unsigned int i;
 
-	run_tool("ip netns list 2>&1", netns_before, sizeof(netns_before));
+	run_cmd("ip netns list 2>&1", netns_before, sizeof(netns_before));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(cmd, sizeof(cmd), "%s/%s 2>&1", bin, cases[i].args);
-		EXPECT_EQ(2, run_tool(cmd, out, sizeof(out))) TH_LOG("%s", cmd);
+		EXPECT_EQ(2, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", cmd);
 		EXPECT_NE(NULL, strstr(out, cases[i].msg))
 			TH_LOG("%s: %s", cmd, out);
 	}
-	run_tool("ip netns list 2>&1", netns_after, sizeof(netns_after));
+	run_cmd("ip netns list 2>&1", netns_after, sizeof(netns_after));
 	EXPECT_STREQ(netns_before, netns_after);
 }
 

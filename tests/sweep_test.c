@@ -12,20 +12,8 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 
-static int run(const char *cmd, char *out, size_t len)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n;
-	int st;
-
-	if (!f)
-		return -1;
-	n = fread(out, 1, len - 1, f);
-	out[n] = '\0';
-	st = pclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 FIXTURE(sweep) {
 	char dir[64];
@@ -45,7 +33,7 @@ FIXTURE_SETUP(sweep)
 	snprintf(cmd, sizeof(cmd),
 		 "%s/xdp_sweep --actions XDP_DROP,XDP_TX --modes native,generic --sizes 64 --repeat 3 --duration 0.2 --warmup 0.05 --out %s 2>/dev/null",
 		 bin, self->dir);
-	ASSERT_EQ(0, run(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
 	/* the last line is the JSON file's path */
 	self->out[strcspn(self->out, "\0")] = '\0';
 	while (strlen(self->out) && self->out[strlen(self->out) - 1] == '\n')
@@ -88,7 +76,7 @@ TEST_F(sweep, json_valid_and_complete)
 		 "assert doc['options']['repeat'] == 3\n"
 		 "print('valid')\n"
 		 "EOF", self->json);
-	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_STREQ("valid\n", out);
 }
 
@@ -127,7 +115,7 @@ TEST_F(sweep, schema_rejects_incomplete)
 		 "        pass\n"
 		 "print('done')\n"
 		 "EOF", self->json);
-	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_STREQ("done\n", out);
 }
 
