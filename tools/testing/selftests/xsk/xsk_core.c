@@ -27,7 +27,7 @@ static const char * const mode_names[] = {
 
 const char *xsk_mode_name(enum xsk_mode mode)
 {
-	if ((unsigned int)mode >= sizeof(mode_names) / sizeof(mode_names[0]))
+	if ((unsigned int)mode >= ARRAY_SIZE(mode_names))
 		return "invalid";
 	return mode_names[mode];
 }
@@ -36,7 +36,7 @@ int xsk_mode_parse(const char *name, enum xsk_mode *mode)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(mode_names); i++) {
 		if (!strcmp(name, mode_names[i])) {
 			*mode = i;
 			return 0;
@@ -45,7 +45,7 @@ int xsk_mode_parse(const char *name, enum xsk_mode *mode)
 	return -EINVAL;
 }
 
-static int __attribute__((format(printf, 3, 4)))
+static int __printf(3, 4)
 fail(char *err, int ret, const char *fmt, ...)
 {
 	va_list ap;
@@ -136,9 +136,14 @@ static void unmap_ring(struct xsk_ring *r)
 	r->map = NULL;
 }
 
+static bool mode_is_zc(enum xsk_mode mode)
+{
+	return mode == XSK_MODE_NATIVE_ZC;
+}
+
 static int bind_flags(enum xsk_mode mode, const struct xsk_socket_opts *o)
 {
-	int flags = mode == XSK_MODE_NATIVE_ZC ? XDP_ZEROCOPY : XDP_COPY;
+	int flags = mode_is_zc(mode) ? XDP_ZEROCOPY : XDP_COPY;
 
 	if (!o->no_need_wakeup)
 		flags |= XDP_USE_NEED_WAKEUP;
@@ -153,21 +158,26 @@ static int explain_bind(const struct xsk_socket *xs, enum xsk_mode mode,
 	char ifname[IF_NAMESIZE] = "?", drv[32] = "unknown";
 
 	if (ret == -ENODEV)
-		return fail(err, ret, "bind: no interface with ifindex %d in this network namespace",
+		return fail(err, ret,
+			    "bind: no interface with ifindex %d in this network namespace",
 			    xs->ifindex);
 	if_indextoname(xs->ifindex, ifname);
 	xsk_ifdriver(ifname, drv, sizeof(drv));
 	if (ret == -EOPNOTSUPP && mode == XSK_MODE_NATIVE_ZC)
-		return fail(err, ret, "%s: zero-copy bind refused: the %s driver has no AF_XDP zero-copy support; use mode native or best-effort",
+		return fail(err, ret,
+			    "%s: zero-copy bind refused: the %s driver has no AF_XDP zero-copy support; use mode native or best-effort",
 			    ifname, drv);
 	if (ret == -EINVAL && xs->bind_flags & XDP_USE_SG)
-		return fail(err, ret, "%s: bind queue %u with XDP_USE_SG refused: queue past the device's queues, or no multi-buffer support in this mode",
+		return fail(err, ret,
+			    "%s: bind queue %u with XDP_USE_SG refused: queue past the device's queues, or no multi-buffer support in this mode",
 			    ifname, xs->queue_id);
 	if (ret == -EINVAL)
-		return fail(err, ret, "%s: bind to queue %u refused: the device has fewer queues (see ethtool -l %s)",
+		return fail(err, ret,
+			    "%s: bind to queue %u refused: the device has fewer queues (see ethtool -l %s)",
 			    ifname, xs->queue_id, ifname);
 	if (ret == -EBUSY)
-		return fail(err, ret, "%s: queue %u is in use by another AF_XDP socket or zero-copy pool",
+		return fail(err, ret,
+			    "%s: queue %u is in use by another AF_XDP socket or zero-copy pool",
 			    ifname, xs->queue_id);
 	return fail(err, ret, "%s: bind to queue %u in %s mode failed", ifname,
 		    xs->queue_id, xsk_mode_name(mode));
@@ -202,13 +212,15 @@ static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
 		int ret = -errno;
 
 		if (!o->unaligned && (xs->frame_size & (xs->frame_size - 1)))
-			return fail(err, ret, "XDP_UMEM_REG: chunk size %u is not a power of two, which aligned mode requires (use unaligned chunks)",
+			return fail(err, ret,
+				    "XDP_UMEM_REG: chunk size %u is not a power of two, which aligned mode requires (use unaligned chunks)",
 				    xs->frame_size);
 		if (xs->frame_size < 2048 || xs->frame_size > 4096)
 			return fail(err, ret, "XDP_UMEM_REG: chunk size %u is outside 2048..%ld",
 				    xs->frame_size, sysconf(_SC_PAGESIZE));
 		if (xs->headroom + XSK_KERNEL_HEADROOM >= xs->frame_size)
-			return fail(err, ret, "XDP_UMEM_REG: headroom %u leaves no room in a %u-byte chunk (%u reserved by the kernel)",
+			return fail(err, ret,
+				    "XDP_UMEM_REG: headroom %u leaves no room in a %u-byte chunk (%u reserved by the kernel)",
 				    xs->headroom, xs->frame_size,
 				    XSK_KERNEL_HEADROOM);
 		return fail(err, ret, "XDP_UMEM_REG of %zu bytes failed",
@@ -300,7 +312,7 @@ int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
 		goto out;
 	}
 	xs->zerocopy = xopt.flags & XDP_OPTIONS_ZEROCOPY;
-	if (xs->zerocopy != (mode == XSK_MODE_NATIVE_ZC)) {
+	if (xs->zerocopy != mode_is_zc(mode)) {
 		ret = fail(err, -EPROTO, "bound, but XDP_OPTIONS reports %s where %s was asked",
 			   xs->zerocopy ? "zero-copy" : "copy",
 			   xsk_mode_name(mode));
@@ -384,9 +396,11 @@ __u32 xsk_comp_reclaim(struct xsk_socket *xs)
 	__u32 idx, i, n;
 
 	n = xring_cons_peek(&xs->comp, xs->comp.size, &idx);
-	for (i = 0; i < n; i++)
-		xsk_frame_free(xs, xsk_frame_base(xs, *xring_addr(&xs->comp,
-								 idx + i)));
+	for (i = 0; i < n; i++) {
+		__u64 addr = *xring_addr(&xs->comp, idx + i);
+
+		xsk_frame_free(xs, xsk_frame_base(xs, addr));
+	}
 	if (n)
 		xring_cons_release(&xs->comp, n);
 	xs->stats.tx_completed += n;
@@ -500,7 +514,8 @@ static int prog_attach(struct xsk_port *port, enum xsk_mode mode, char *err)
 
 		port->link_fd = -1;
 		if (ret == -EBUSY || ret == -EEXIST)
-			return fail(err, ret, "%s: another XDP program is attached (see ip link show %s)",
+			return fail(err, ret,
+				    "%s: another XDP program is attached (see ip link show %s)",
 				    port->ifname, port->ifname);
 		if (ret == -ERANGE)
 			return fail(err, ret, "%s: XDP in %s mode refused at this MTU",
@@ -591,7 +606,8 @@ static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char *err)
 	else if (q.skb_prog_id == info.id && !zc)
 		port->mode = XSK_MODE_GENERIC;
 	else
-		return fail(err, -EPROTO, "%s: our XDP program (id %u) is not the one attached (drv %u, skb %u)",
+		return fail(err, -EPROTO,
+			    "%s: our XDP program (id %u) is not the one attached (drv %u, skb %u)",
 			    port->ifname, info.id, q.drv_prog_id,
 			    q.skb_prog_id);
 	if (port->mode != asked)
@@ -636,7 +652,8 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 	if (!o->no_prog) {
 		port->skel = xsk_prog_bpf__open_and_load();
 		if (!port->skel) {
-			ret = fail(err, -errno, "loading the XDP program failed (CONFIG_BPF_SYSCALL? RLIMIT_MEMLOCK? see libbpf's messages above)");
+			ret = fail(err, -errno,
+				   "loading the XDP program failed (CONFIG_BPF_SYSCALL? RLIMIT_MEMLOCK? see libbpf's messages above)");
 			goto out;
 		}
 	}
@@ -649,7 +666,7 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 	}
 	/* Best-effort, as Open vSwitch does it: first that works wins */
 	port->fallback[0] = '\0';
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		ret = open_socks(port, o, order[i], why);
 		if (!ret)
 			break;

@@ -70,7 +70,7 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static int __attribute__((format(printf, 3, 4)))
+static int __printf(3, 4)
 env_fail(char *err, int ret, const char *fmt, ...)
 {
 	va_list ap;
@@ -102,7 +102,7 @@ static int run_or_fail(char *err, const char *const argv[])
 
 static void netns_del(const char *name)
 {
-	const char *argv[] = { "ip", "netns", "del", name, NULL };
+	const char *const argv[] = { "ip", "netns", "del", name, NULL };
 
 	xenv_run(NULL, 0, argv);
 }
@@ -183,7 +183,7 @@ static void install_cleanup(void)
 		return;
 	done = true;
 	atexit(destroy_all);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
 		struct sigaction old;
 
 		/* Leave a handler the program installed itself alone */
@@ -262,7 +262,7 @@ static int link_up(struct xsk_env *env, int side, char *err)
 {
 	char mtu[16], mac[18];
 	const unsigned char *m = env->mac[side];
-	const char *argv[] = {
+	const char *const argv[] = {
 		"ip", "-n", env->ns[XENV_NS(side)], "link", "set",
 		env->ifname[side], "address", mac, "mtu", mtu, "up", NULL,
 	};
@@ -275,7 +275,7 @@ static int link_up(struct xsk_env *env, int side, char *err)
 
 static int set_gro(struct xsk_env *env, int side, char *err)
 {
-	const char *argv[] = {
+	const char *const argv[] = {
 		"ip", "netns", "exec", env->ns[XENV_NS(side)], "ethtool", "-K",
 		env->ifname[side], "gro", "on", NULL,
 	};
@@ -326,7 +326,7 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 static int add_pair(struct xsk_env *env, int dut, int peer, char *err)
 {
 	char q[16];
-	const char *argv[] = {
+	const char *const argv[] = {
 		"ip", "-n", env->ns[XENV_DUT], "link", "add", env->ifname[dut],
 		"numtxqueues", q, "numrxqueues", q, "type", "veth", "peer",
 		"name", env->ifname[peer], "netns", env->ns[XENV_PEER],
@@ -352,8 +352,10 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	env = calloc(1, sizeof(*env));
 	if (!env)
 		return env_fail(err, -ENOMEM, "out of memory");
-	env->ns_fd[0] = env->ns_fd[1] = -1;
-	env->peer_link_fd[0] = env->peer_link_fd[1] = -1;
+	for (side = 0; side < 2; side++) {
+		env->ns_fd[side] = -1;
+		env->peer_link_fd[side] = -1;
+	}
 	env->pkt_fd = -1;
 	env->owner = getpid();
 	env->mtu = o->mtu ?: 1500;
@@ -376,13 +378,15 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	for (side = 0; side < env->nr_if; side++) {
 		snprintf(env->ifname[side], sizeof(env->ifname[side]),
 			 "veth%d", side);
-		memcpy(env->mac[side], (unsigned char[6]){ 0x02, 0, 0, 0, 0,
-			side + 1 }, 6);
+		/* locally administered, 02:00:00:00:00:0N */
+		memset(env->mac[side], 0, sizeof(env->mac[side]));
+		env->mac[side][0] = 0x02;
+		env->mac[side][5] = side + 1;
 	}
 	env_seq++;
 
 	for (side = 0; side < 2; side++) {
-		const char *argv[] = { "ip", "netns", "add", env->ns[side],
+		const char *const argv[] = { "ip", "netns", "add", env->ns[side],
 				       NULL };
 
 		ret = run_or_fail(err, argv);

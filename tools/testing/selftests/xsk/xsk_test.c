@@ -206,8 +206,8 @@ TEST_F(xsk, rx_unaligned_chunks)
  * counted by the peer's XDP program.
  */
 static void rx_tx_wakeup(struct __test_metadata *_metadata,
-			 FIXTURE_DATA(xsk) *self, enum xsk_mode mode,
-			 bool need_wakeup)
+			 struct xsk_env *env, struct xsk_port **port, char *err,
+			 enum xsk_mode mode, bool need_wakeup)
 {
 	struct xsk_socket_opts so = { .no_need_wakeup = !need_wakeup };
 	unsigned char frame[PKT_LEN];
@@ -216,23 +216,23 @@ static void rx_tx_wakeup(struct __test_metadata *_metadata,
 	__u32 i, flagged = 0;
 	struct rx_result r;
 
-	ASSERT_EQ(0, open_port(self->env, &self->port, mode, &so, self->err))
-		TH_LOG("%s", self->err);
-	xs = self->port->socks[0];
+	ASSERT_EQ(0, open_port(env, port, mode, &so, err))
+		TH_LOG("%s", err);
+	xs = (*port)->socks[0];
 	ASSERT_EQ(need_wakeup, xs->need_wakeup);
 	for (i = 0; i < NR_PKTS; i++) {
-		xsk_pkt_build(frame, sizeof(frame), self->env->mac[XENV_PEER],
-			      self->env->mac[XENV_DUT], 2000, i);
+		xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_PEER],
+			      env->mac[XENV_DUT], 2000, i);
 		flagged += xring_needs_wakeup(&xs->tx);
 		while (xsk_tx_packet(xs, frame, sizeof(frame)) == -EAGAIN)
 			xsk_comp_reclaim(xs);
 	}
 	EXPECT_EQ(NR_PKTS, flagged);	/* copy mode: always set */
 	EXPECT_EQ(NR_PKTS, xs->stats.tx_kicks);
-	ASSERT_EQ(0, xsk_prog_counters_read(self->env->peer_skel, &peer));
+	ASSERT_EQ(0, xsk_prog_counters_read(env->peer_skel, &peer));
 	EXPECT_EQ(NR_PKTS, peer.rx_packets);
 
-	ASSERT_EQ(0, send_frames(self->env, NR_PKTS, PKT_LEN, 0));
+	ASSERT_EQ(0, send_frames(env, NR_PKTS, PKT_LEN, 0));
 	recv_frames(xs, NR_PKTS, PKT_LEN, 1, 0, &r);
 	EXPECT_EQ(NR_PKTS, r.packets);
 	EXPECT_EQ(0U, r.bad_payload);
@@ -242,12 +242,14 @@ static void rx_tx_wakeup(struct __test_metadata *_metadata,
 
 TEST_F(xsk, need_wakeup_on)
 {
-	rx_tx_wakeup(_metadata, self, variant->mode, true);
+	rx_tx_wakeup(_metadata, self->env, &self->port, self->err,
+		     variant->mode, true);
 }
 
 TEST_F(xsk, need_wakeup_off)
 {
-	rx_tx_wakeup(_metadata, self, variant->mode, false);
+	rx_tx_wakeup(_metadata, self->env, &self->port, self->err,
+		     variant->mode, false);
 }
 
 /* RX ring of 64 never read: 64 arrive, the rest count as rx_ring_full */
@@ -672,8 +674,8 @@ static char links_before[8192], netns_before[8192];
 
 static void snapshot(char *links, char *netns, size_t len)
 {
-	const char *l[] = { "ip", "-br", "link", NULL };
-	const char *n[] = { "ip", "netns", "list", NULL };
+	const char *const l[] = { "ip", "-br", "link", NULL };
+	const char *const n[] = { "ip", "netns", "list", NULL };
 
 	xenv_run(links, len, l);
 	xenv_run(netns, len, n);

@@ -13,6 +13,10 @@
 #include <linux/if_xdp.h>
 #include <sys/socket.h>
 
+#ifndef BIT
+#define BIT(nr) (1UL << (nr))
+#endif
+
 #ifndef AF_XDP
 #define AF_XDP 44
 #endif
@@ -22,14 +26,14 @@
 
 /* since 5.3 */
 #ifndef XDP_USE_NEED_WAKEUP
-#define XDP_USE_NEED_WAKEUP (1 << 3)
+#define XDP_USE_NEED_WAKEUP BIT(3)
 #endif
 #ifndef XDP_RING_NEED_WAKEUP
-#define XDP_RING_NEED_WAKEUP (1 << 0)
+#define XDP_RING_NEED_WAKEUP BIT(0)
 #endif
 /* since 5.4 */
 #ifndef XDP_UMEM_UNALIGNED_CHUNK_FLAG
-#define XDP_UMEM_UNALIGNED_CHUNK_FLAG (1 << 0)
+#define XDP_UMEM_UNALIGNED_CHUNK_FLAG BIT(0)
 #endif
 #ifndef XSK_UNALIGNED_BUF_OFFSET_SHIFT
 #define XSK_UNALIGNED_BUF_OFFSET_SHIFT 48
@@ -42,14 +46,14 @@
 #define XDP_OPTIONS 8
 #endif
 #ifndef XDP_OPTIONS_ZEROCOPY
-#define XDP_OPTIONS_ZEROCOPY (1 << 0)
+#define XDP_OPTIONS_ZEROCOPY BIT(0)
 #endif
 /* since 6.6: multi-buffer */
 #ifndef XDP_USE_SG
-#define XDP_USE_SG (1 << 4)
+#define XDP_USE_SG BIT(4)
 #endif
 #ifndef XDP_PKT_CONTD
-#define XDP_PKT_CONTD (1 << 0)
+#define XDP_PKT_CONTD BIT(0)
 #endif
 
 /*
@@ -77,7 +81,7 @@ struct xsk_statistics {
 };
 
 /* XDP features of a netdev (since 6.3), as reported by bpf_xdp_query() */
-#if defined(__has_include) && __has_include(<linux/netdev.h>)
+#if defined(__has_include) && __has_include("linux/netdev.h")
 #include <linux/netdev.h>
 #else
 enum netdev_xdp_act {
