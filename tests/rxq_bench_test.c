@@ -85,6 +85,7 @@ TEST_F(action, drop)
 	 * native program or (GRO on) the generic path then handles it
 	 */
 	EXPECT_EQ(COUNT, self->r.ethtool_xdp_packets);
+	EXPECT_EQ(COUNT, self->r.netdev_rx_packets);
 }
 
 /* XDP_TX: all of them back at the peer */
