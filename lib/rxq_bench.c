@@ -29,7 +29,6 @@
 #include "xsk_pkt.h"
 #include "xdp_action.skel.h"
 
-
 /*
  * One pair of softirq tracepoint programs for all benches of the process:
  * each pair costs every softirq on the machine its run time.
@@ -97,7 +96,7 @@ int rxq_action_parse(const char *name, __u32 *action)
 	return -EINVAL;
 }
 
-static int __attribute__((format(printf, 3, 4)))
+static int __printf(3, 4)
 fail(char *err, int ret, const char *fmt, ...)
 {
 	va_list ap;
@@ -216,8 +215,9 @@ static int napi_threads(const char *prefix, pid_t *tids, int max)
 static int setup_threaded(struct rxq_bench *b, char *err)
 {
 	char cmd[128], prefix[32];
-	const char *argv[] = { "ip", "netns", "exec", b->env->ns[XENV_DUT],
-			       "sh", "-c", cmd, NULL };
+	const char *const argv[] = { "ip", "netns", "exec",
+				     b->env->ns[XENV_DUT], "sh", "-c", cmd,
+				     NULL };
 	pid_t before[256], after[256];
 	int nb, na, i, j;
 	cpu_set_t set;
@@ -479,8 +479,8 @@ static void kernel_counts(struct rxq_bench *b, struct kcounts *k)
 		k->peer_rx = pc.rx_packets;
 	if (!xenv_enter(b->env, XENV_PEER)) {
 		if (!ethtool_stats_read(b->peer, &set)) {
-			k->xmit_errors = ethtool_stats_sum(&set,
-						"tx_queue_*_xdp_xmit_errors");
+			k->xmit_errors =
+				ethtool_stats_sum(&set, "tx_queue_*_xdp_xmit_errors");
 			ethtool_stats_free(&set);
 		}
 		xenv_enter(b->env, XENV_DUT);
@@ -538,7 +538,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	kernel_counts(b, &k0);
 	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
 	ret = rxq_bench_snapshot(b, &s0);
-	cur = prev = s0;
+	cur = s0;
+	prev = s0;
 	if (counted && !ret) {
 		if (pthread_create(&th, NULL, gen_thread, &g))
 			return fail(err, -errno, "generator thread: %s",
@@ -627,6 +628,7 @@ int rxq_bench_prog_cost(struct rxq_bench *b, __u32 repeat, double *ns)
 {
 	unsigned char frame[1514];
 	struct xdp_md ctx_in = { .data_end = 64 };
+
 	LIBBPF_OPTS(bpf_test_run_opts, t,
 		    .data_in = frame,
 		    .data_size_in = 64,

@@ -56,9 +56,9 @@ struct rxq_result {
 	__u64 duration_ns;
 	__u64 packets;
 	double pps;
-	__u64 cpu_ns;		/* receive path: NET_RX softirq (or NAPI thread),
-				 * less what other processes' traffic caused */
-	__u64 foreign_net_rx_ns;	/* that: NET_RX in others' context */
+	/* receive path: NET_RX softirq (or NAPI thread), less foreign */
+	__u64 cpu_ns;
+	__u64 foreign_net_rx_ns;	/* NET_RX in others' context */
 	double ns_per_pkt;
 	int rx_cpu;		/* the CPU where most of it ran */
 	__u64 issues;
@@ -71,8 +71,8 @@ struct rxq_result {
 	__u64 netdev_rx_packets;	/* dut: /proc/net/dev */
 	__u64 stack_ip_in;		/* dut netns: Ip InReceives (XDP_PASS) */
 	__u64 peer_rx;			/* back at the peer (XDP_TX, redirect) */
-	__u64 lost;			/* counted runs: sent - counted;
-					 * timed: the two below */
+	/* counted runs: sent - counted; timed runs: the two below */
+	__u64 lost;
 	__u64 lost_xmit_errors;		/* peer: tx_queue_*_xdp_xmit_errors */
 	__u64 lost_rx_drops;		/* dut: rx_queue_*_drops */
 	/* foreign load in the window */

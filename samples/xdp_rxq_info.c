@@ -178,12 +178,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case 's':
 			if (cli_double("xdp_rxq_info", "--interval", optarg, 0.1, 3600,
-				      &cfg->interval))
+				       &cfg->interval))
 				return -EINVAL;
 			break;
 		case 'd':
 			if (cli_double("xdp_rxq_info", "--duration", optarg, 0.1, 86400,
-				      &cfg->duration))
+				       &cfg->duration))
 				return -EINVAL;
 			break;
 		case O_WARMUP:

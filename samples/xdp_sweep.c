@@ -216,7 +216,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case 'd':
 			if (cli_double("xdp_sweep", "--duration", optarg, 0.1, 3600,
-				      &cfg->duration))
+				       &cfg->duration))
 				return -EINVAL;
 			break;
 		case 'w':

@@ -149,13 +149,13 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 			break;
 		case 'q':
 			if (cli_u64("xdp_trafficgen", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
-				      &v))
+				    &v))
 				return -EINVAL;
 			cfg->o.queue = v;
 			break;
 		case 's':
 			if (cli_u64("xdp_trafficgen", "--size", optarg, XSK_PKT_MIN_LEN,
-				      TGEN_MAX_PKT_SIZE, &v))
+				    TGEN_MAX_PKT_SIZE, &v))
 				return -EINVAL;
 			cfg->o.pkt_size = v;
 			break;

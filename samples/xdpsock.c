@@ -118,7 +118,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case 'q':
 			if (cli_u32("xdpsock", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
-				       &cfg->port.first_queue))
+				    &cfg->port.first_queue))
 				return -EINVAL;
 			break;
 		case 'M':
@@ -155,12 +155,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case 'f':
 			if (cli_u32("xdpsock", "--frame-size", optarg, 2048, 4096,
-				       &cfg->port.sock.frame_size))
+				    &cfg->port.sock.frame_size))
 				return -EINVAL;
 			break;
 		case 's':
 			if (cli_u32("xdpsock", "--tx-pkt-size", optarg,
-				       XSK_PKT_MIN_LEN, 1514, &cfg->pkt_size))
+				    XSK_PKT_MIN_LEN, 1514, &cfg->pkt_size))
 				return -EINVAL;
 			break;
 		case 'd':
@@ -265,7 +265,7 @@ static void rxdrop(struct xsk_socket *xs, const struct config *cfg,
 {
 	pid_t tid = syscall(SYS_gettid);
 	__u64 next, last_pkts = 0;
-	uint64_t cpu0, cpu1;
+	__u64 cpu0, cpu1;
 	struct xsk_statistics prev, cur;
 
 	pin_self(cfg->app_cpu);

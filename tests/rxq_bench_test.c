@@ -225,7 +225,7 @@ TEST(bad_options)
 	unsigned int i;
 
 	run_cmd("ip netns list 2>&1", netns_before, sizeof(netns_before));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(cmd, sizeof(cmd), "%s/%s 2>&1", bin, cases[i].args);
 		EXPECT_EQ(2, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", cmd);
 		EXPECT_NE(NULL, strstr(out, cases[i].msg))

@@ -14,7 +14,6 @@
 #include "kselftest_harness.h"
 #include "run_cmd.h"
 
-
 FIXTURE(sweep) {
 	char dir[64];
 	char out[16384];
