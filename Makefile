@@ -26,7 +26,7 @@ export CC
 
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
-.PHONY: all deps selftests-framework selftests samples tests check run bench-peers clean help
+.PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help
 
 all: selftests samples tests
 
@@ -122,6 +122,11 @@ run: deps all
 # Benchmarks against xdp-tools 1.6 in a debootstrap chroot (not a test)
 bench-peers: deps all
 	@scripts/bench-peers.sh $(RUNS)
+
+# A/B report of two sweep results (Documentation/compare.rst)
+compare: $(BIN)/xdp_compare
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=a.json B=b.json" >&2; exit 2; }
+	@$(BIN)/xdp_compare "$(A)" "$(B)"
 
 clean:
 	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*

@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_compare - A/B report of two xdp_sweep results for patch review: for
+ * every point in both, the change of the median ns/pkt (in %, ns and TSC
+ * cycles), of the median Mpps, and a 95% CI of the ns difference (Welch's
+ * t on the runs), with a mark when the change is not told from noise.
+ * Refuses results from different machines, tool versions or measurement
+ * options unless --force.  Documentation/compare.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "json_read.h"
+#include "stats.h"
+
+#define TOOL		"xdp_compare"
+#define SCHEMA		"xdp-sweep/1"
+#define WIDTH		72	/* the text pastes into a mail reply */
+#define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */
+#define MAX_DIFFS	16
+
+struct side {
+	const char *path;
+	struct jr_value *root;
+	const char *version, *started;
+	const char *release, *config, *cpu, *napi;
+	double ghz;
+	const struct jr_value *opts;
+	const struct jr_value *points;
+};
+
+struct diff {
+	const char *field;
+	char a[128], b[128];
+};
+
+struct sample {
+	size_t n;
+	double *ns, *mpps;
+	double ns_med, mpps_med;
+};
+
+struct row {
+	const struct jr_value *pa, *pb;
+	char label[128];
+	struct sample a, b;
+	double d_ns, d_pct, d_cyc, mpps_pct;
+	bool have_ci;
+	struct stats_welch w;
+};
+
+/* Measurement options that must match: numbers in "options" */
+static const char *const num_opts[] = { "repeat", "duration_s", "warmup_s",
+					"loop_k" };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s A.json B.json [--json] [--force]\n"
+		"Compare two xdp_sweep results (B against A) point by point, for review:\n"
+		"change of the median ns/pkt in %%, ns and TSC cycles (at A's TSC GHz),\n"
+		"Mpps change, 95%% CI of the ns difference (Welch), noise marked.\n"
+		"\n"
+		"  -j, --json    one JSON object instead of the text report\n"
+		"  -f, --force   compare even when machine, tool version or options differ\n"
+		"  -h, --help    this text\n"
+		"\n"
+		"Exit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n",
+		TOOL);
+}
+
+__attribute__((format(printf, 2, 3)))
+static int bad(const struct side *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: ", TOOL, s->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
+static const char *need_str(const struct side *s, const struct jr_value *o,
+			    const char *where, const char *key, int *err)
+{
+	const char *v = jr_str(jr_get(o, key));
+
+	if (!v && !*err)
+		*err = bad(s, "not a valid sweep result: %s%s is missing or not a string",
+			   where, key);
+	return v;
+}
+
+static double need_num(const struct side *s, const struct jr_value *o,
+		       const char *where, const char *key, int *err)
+{
+	double v = jr_num(jr_get(o, key));
+
+	if (isnan(v) && !*err)
+		*err = bad(s, "not a valid sweep result: %s%s is missing or not a number",
+			   where, key);
+	return v;
+}
+
+static int check_points(const struct side *s)
+{
+	size_t i, k;
+	int err = 0;
+
+	for (i = 0; i < s->points->len && !err; i++) {
+		const struct jr_value *p = &s->points->items[i], *runs;
+		char where[64];
+
+		snprintf(where, sizeof(where), "points[%zu].", i);
+		need_str(s, p, where, "action", &err);
+		need_str(s, p, where, "mode", &err);
+		need_num(s, p, where, "size", &err);
+		need_num(s, p, where, "flows", &err);
+		runs = jr_get(p, "runs");
+		if (!err && (!runs || runs->type != JR_ARRAY))
+			return bad(s, "not a valid sweep result: %sruns is missing or not an array",
+				   where);
+		for (k = 0; k < (runs ? runs->len : 0) && !err; k++) {
+			const struct jr_value *r = &runs->items[k];
+
+			snprintf(where, sizeof(where), "points[%zu].runs[%zu].",
+				 i, k);
+			if (jr_bool(jr_get(r, "ok")) < 0)
+				return bad(s, "not a valid sweep result: %sok is missing or not a boolean",
+					   where);
+			if (jr_bool(jr_get(r, "ok")) == 1) {
+				need_num(s, r, where, "ns_per_pkt", &err);
+				need_num(s, r, where, "pps", &err);
+			}
+		}
+	}
+	return err;
+}
+
+static int load(struct side *s, const char *path)
+{
+	char msg[JR_ERRLEN + 512];
+	const struct jr_value *env;
+	const char *schema;
+	size_t i;
+	int err = 0;
+
+	s->path = path;
+	if (jr_parse_file(path, &s->root, msg, sizeof(msg))) {
+		fprintf(stderr, "%s: %s\n", TOOL, msg);
+		return -EINVAL;
+	}
+	if (s->root->type != JR_OBJECT)
+		return bad(s, "not an xdp_sweep result: the document is a%s %s, not an object",
+			   s->root->type == JR_ARRAY ? "n" : "",
+			   jr_type_name(s->root->type));
+	schema = jr_str(jr_get(s->root, "schema"));
+	if (!schema)
+		return bad(s, "not an xdp_sweep result: no \"schema\" string (expected \"%s\")",
+			   SCHEMA);
+	if (strcmp(schema, SCHEMA))
+		return bad(s, "not an xdp_sweep result: schema is \"%s\", expected \"%s\"",
+			   schema, SCHEMA);
+	s->version = need_str(s, s->root, "", "version", &err);
+	s->started = need_str(s, s->root, "", "started", &err);
+	env = jr_get(s->root, "env");
+	s->release = need_str(s, env, "env.", "kernel_release", &err);
+	s->config = need_str(s, env, "env.", "kernel_config_sha256", &err);
+	s->cpu = need_str(s, env, "env.", "cpu_model", &err);
+	s->napi = need_str(s, env, "env.", "napi", &err);
+	s->ghz = need_num(s, env, "env.", "tsc_ghz", &err);
+	s->opts = jr_get(s->root, "options");
+	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		need_num(s, s->opts, "options.", num_opts[i], &err);
+	if (err)
+		return err;
+	if (!(s->ghz > 0))
+		return bad(s, "not a valid sweep result: env.tsc_ghz is %g", s->ghz);
+	s->points = jr_get(s->root, "points");
+	if (!s->points || s->points->type != JR_ARRAY)
+		return bad(s, "not a valid sweep result: points is missing or not an array");
+	return check_points(s);
+}
+
+static void add_diff(struct diff *d, unsigned int *n, const char *field,
+		     const char *a, const char *b)
+{
+	if (*n >= MAX_DIFFS)
+		return;
+	d[*n].field = field;
+	snprintf(d[*n].a, sizeof(d[*n].a), "%s", a);
+	snprintf(d[*n].b, sizeof(d[*n].b), "%s", b);
+	(*n)++;
+}
+
+static void add_diff_str(struct diff *d, unsigned int *n, const char *field,
+			 const char *a, const char *b)
+{
+	char qa[128], qb[128];
+
+	snprintf(qa, sizeof(qa), "\"%.100s\"", a);
+	snprintf(qb, sizeof(qb), "\"%.100s\"", b);
+	add_diff(d, n, field, qa, qb);
+}
+
+/* Different machines, tool versions, or measurement options */
+static unsigned int guard(const struct side *a, const struct side *b,
+			  struct diff *d)
+{
+	char va[64], vb[64];
+	unsigned int n = 0, i;
+
+	if (strcmp(a->cpu, b->cpu))
+		add_diff_str(d, &n, "cpu_model", a->cpu, b->cpu);
+	if (fabs(b->ghz - a->ghz) > TSC_TOL * a->ghz) {
+		snprintf(va, sizeof(va), "%.4f", a->ghz);
+		snprintf(vb, sizeof(vb), "%.4f (more than 1%% apart)", b->ghz);
+		add_diff(d, &n, "tsc_ghz", va, vb);
+	}
+	if (strcmp(a->version, b->version))
+		add_diff_str(d, &n, "version", a->version, b->version);
+	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
+		double x = jr_num(jr_get(a->opts, num_opts[i]));
+		double y = jr_num(jr_get(b->opts, num_opts[i]));
+
+		if (x == y)
+			continue;
+		snprintf(va, sizeof(va), "%g", x);
+		snprintf(vb, sizeof(vb), "%g", y);
+		add_diff(d, &n, num_opts[i], va, vb);
+	}
+	if (strcmp(a->napi, b->napi))
+		add_diff_str(d, &n, "napi", a->napi, b->napi);
+	return n;
+}
+
+static bool same_point(const struct jr_value *p, const struct jr_value *q)
+{
+	return !strcmp(jr_str(jr_get(p, "action")), jr_str(jr_get(q, "action"))) &&
+	       !strcmp(jr_str(jr_get(p, "mode")), jr_str(jr_get(q, "mode"))) &&
+	       jr_num(jr_get(p, "size")) == jr_num(jr_get(q, "size")) &&
+	       jr_num(jr_get(p, "flows")) == jr_num(jr_get(q, "flows"));
+}
+
+static const struct jr_value *find_point(const struct side *s,
+					 const struct jr_value *p)
+{
+	size_t i;
+
+	for (i = 0; i < s->points->len; i++)
+		if (same_point(&s->points->items[i], p))
+			return &s->points->items[i];
+	return NULL;
+}
+
+/* "XDP_TX native 64B 1 flow" */
+static void label(char *buf, size_t len, const struct jr_value *p)
+{
+	double flows = jr_num(jr_get(p, "flows"));
+
+	snprintf(buf, len, "%s %s %.0fB %.0f flow%s",
+		 jr_str(jr_get(p, "action")), jr_str(jr_get(p, "mode")),
+		 jr_num(jr_get(p, "size")), flows, flows == 1 ? "" : "s");
+}
+
+/* ns/pkt and Mpps of the ok runs */
+static int sample_of(const struct jr_value *p, struct sample *s)
+{
+	const struct jr_value *runs = jr_get(p, "runs");
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->ns = calloc(runs->len + 1, sizeof(*s->ns));
+	s->mpps = calloc(runs->len + 1, sizeof(*s->mpps));
+	if (!s->ns || !s->mpps)
+		return -ENOMEM;
+	for (i = 0; i < runs->len; i++) {
+		const struct jr_value *r = &runs->items[i];
+
+		if (jr_bool(jr_get(r, "ok")) != 1)
+			continue;
+		s->ns[s->n] = jr_num(jr_get(r, "ns_per_pkt"));
+		s->mpps[s->n++] = jr_num(jr_get(r, "pps")) / 1e6;
+	}
+	s->ns_med = stats_median(s->ns, s->n);
+	s->mpps_med = stats_median(s->mpps, s->n);
+	return 0;
+}
+
+static int compute(struct row *r, double ghz)
+{
+	int ret;
+
+	label(r->label, sizeof(r->label), r->pa);
+	ret = sample_of(r->pa, &r->a) ?: sample_of(r->pb, &r->b);
+	if (ret)
+		return ret;
+	if (!r->a.n || !r->b.n)
+		return 0;
+	r->d_ns = r->b.ns_med - r->a.ns_med;
+	r->d_pct = 100 * r->d_ns / r->a.ns_med;
+	r->d_cyc = r->d_ns * ghz;
+	r->mpps_pct = 100 * (r->b.mpps_med / r->a.mpps_med - 1);
+	if (!stats_welch(r->a.ns, r->a.n, r->b.ns, r->b.n, &r->w)) {
+		r->have_ci = true;
+	} else if (r->a.n >= 2 && r->b.n >= 2) {
+		/* no spread on either side: the difference is exact */
+		r->w.diff = stats_mean(r->b.ns, r->b.n) -
+			    stats_mean(r->a.ns, r->a.n);
+		r->w.ci_lo = r->w.ci_hi = r->w.diff;
+		r->w.distinct = r->w.diff != 0;
+		r->w.p = r->w.distinct ? 0 : 1;
+		r->w.df = NAN;
+		r->have_ci = true;
+	}
+	return 0;
+}
+
+/* Signed, rounded to prec decimals, never "-0.0" */
+static const char *sgn(char *buf, size_t len, double v, int prec)
+{
+	snprintf(buf, len, "%+.*f", prec, v);
+	if (buf[0] == '-' && !strpbrk(buf, "123456789"))
+		buf[0] = '+';
+	return buf;
+}
+
+/*
+ * Print segments separated by spaces in lines of at most WIDTH columns;
+ * the first line indented by ind1, the ones it wraps to by ind2
+ */
+static void wrap(FILE *f, int ind1, int ind2, const char *const *seg,
+		 unsigned int n)
+{
+	int col = fprintf(f, "%*s", ind1, "");
+	bool first = true;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		int len = strlen(seg[i]);
+
+		if (!len)
+			continue;
+		if (!first && col + 1 + len > WIDTH) {
+			col = fprintf(f, "\n%*s", ind2, "") - 1;
+			first = true;
+		}
+		col += fprintf(f, "%s%s", first ? "" : " ", seg[i]);
+		first = false;
+	}
+	fputc('\n', f);
+}
+
+
+static void text_report(const struct side *a, const struct side *b,
+			const struct diff *d, unsigned int nd,
+			const struct row *rows, size_t nrows,
+			const struct jr_value **only_a, size_t na,
+			const struct jr_value **only_b, size_t nb)
+{
+	char s1[160], s2[160], s3[160], s4[160], s5[160], s6[64];
+	unsigned int dearer = 0, cheaper = 0, noise = 0, i;
+	const char *seg[8];
+
+	snprintf(s1, sizeof(s1), "A: %s,", a->release);
+	snprintf(s2, sizeof(s2), "started %s", a->started);
+	seg[0] = s1;
+	seg[1] = s2;
+	wrap(stdout, 0, 3, seg, 2);
+	snprintf(s1, sizeof(s1), "B: %s,", b->release);
+	snprintf(s2, sizeof(s2), "started %s", b->started);
+	wrap(stdout, 0, 3, seg, 2);
+	if (strcmp(a->release, b->release)) {
+		snprintf(s1, sizeof(s1), "kernel release differs: A %s,",
+			 a->release);
+		snprintf(s2, sizeof(s2), "B %s", b->release);
+		wrap(stdout, 0, 2, seg, 2);
+	}
+	if (strcmp(a->config, b->config)) {
+		snprintf(s1, sizeof(s1), "kernel config differs: A %.12s,",
+			 a->config);
+		snprintf(s2, sizeof(s2), "B %.12s (sha256)", b->config);
+		wrap(stdout, 0, 2, seg, 2);
+	}
+	if (!strcmp(a->release, b->release) && !strcmp(a->config, b->config))
+		printf("kernel: the same release and config in A and B\n");
+	snprintf(s1, sizeof(s1), "env: %s,", a->cpu);
+	snprintf(s2, sizeof(s2), "TSC %.3f GHz,", a->ghz);
+	snprintf(s3, sizeof(s3), "napi %s,", a->napi);
+	snprintf(s4, sizeof(s4), "xdp_sweep %s,", a->version);
+	snprintf(s5, sizeof(s5), "repeat %g, duration %g s, warmup %g s,",
+		 jr_num(jr_get(a->opts, "repeat")),
+		 jr_num(jr_get(a->opts, "duration_s")),
+		 jr_num(jr_get(a->opts, "warmup_s")));
+	snprintf(s6, sizeof(s6), "loop_k %g",
+		 jr_num(jr_get(a->opts, "loop_k")));
+	seg[2] = s3;
+	seg[3] = s4;
+	seg[4] = s5;
+	seg[5] = s6;
+	wrap(stdout, 0, 5, seg, 6);
+	if (nd) {
+		printf("NOT ALIKE, compared anyway (--force); B differs from A in:\n");
+		for (i = 0; i < nd; i++) {
+			snprintf(s1, sizeof(s1), "%s: A %s,", d[i].field,
+				 d[i].a);
+			snprintf(s2, sizeof(s2), "B %s", d[i].b);
+			wrap(stdout, 2, 4, seg, 2);
+		}
+	}
+	snprintf(s1, sizeof(s1),
+		 "B against A: change of the median ns/pkt of the ok runs;");
+	snprintf(s2, sizeof(s2), "cycles are TSC cycles at A's %.3f GHz;",
+		 a->ghz);
+	snprintf(s3, sizeof(s3),
+		 "CI: 95%% of the mean ns difference (Welch's t on the runs)");
+	seg[2] = s3;
+	wrap(stdout, 0, 0, seg, 3);
+	printf("\n");
+
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		char pct[32], ns[32], cyc[32], lo[32], hi[32], mp[32];
+		char head[160], delta[96], ci[96], mpps[64];
+		unsigned int n = 0;
+
+		snprintf(head, sizeof(head), "%s:", r->label);
+		seg[n++] = head;
+		if (!r->a.n || !r->b.n) {
+			snprintf(delta, sizeof(delta), "no ok runs in %s%s%s",
+				 r->a.n ? "" : "A", !r->a.n && !r->b.n ?
+				 " and " : "", r->b.n ? "" : "B");
+			seg[n++] = delta;
+			wrap(stdout, 0, 4, seg, n);
+			continue;
+		}
+		snprintf(delta, sizeof(delta), "%s%% / %s ns / %s TSC cycles",
+			 sgn(pct, sizeof(pct), r->d_pct, 1),
+			 sgn(ns, sizeof(ns), r->d_ns, 1),
+			 sgn(cyc, sizeof(cyc), r->d_cyc, 0));
+		seg[n++] = delta;
+		if (r->have_ci)
+			snprintf(ci, sizeof(ci), "[95%% CI %s..%s ns],",
+				 sgn(lo, sizeof(lo), r->w.ci_lo, 1),
+				 sgn(hi, sizeof(hi), r->w.ci_hi, 1));
+		else
+			snprintf(ci, sizeof(ci), "[no CI: %zu and %zu ok runs],",
+				 r->a.n, r->b.n);
+		seg[n++] = ci;
+		snprintf(mpps, sizeof(mpps), "Mpps %s%%",
+			 sgn(mp, sizeof(mp), r->mpps_pct, 1));
+		seg[n++] = mpps;
+		if (!r->have_ci) {
+			seg[n++] = "(too few runs to judge)";
+		} else if (!r->w.distinct) {
+			seg[n++] = "(no significant change)";
+			noise++;
+		} else if (r->w.diff > 0) {
+			dearer++;
+		} else {
+			cheaper++;
+		}
+		wrap(stdout, 0, 4, seg, n);
+	}
+	for (i = 0; i < na + nb; i++) {
+		char lbl[128];
+
+		if (i == 0 || i == na)
+			printf("\nOnly in %s (not compared):\n", i < na ? "A" : "B");
+		label(lbl, sizeof(lbl), i < na ? only_a[i] : only_b[i - na]);
+		printf("  %s\n", lbl);
+	}
+	printf("\n%zu point%s compared: %u dearer, %u cheaper, %u no significant change\n",
+	       nrows, nrows == 1 ? "" : "s", dearer, cheaper, noise);
+}
+
+static void side_json(struct json *j, const char *key, const struct side *s)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	json_kv_string(j, "file", s->path);
+	json_kv_string(j, "kernel_release", s->release);
+	json_kv_string(j, "kernel_config_sha256", s->config);
+	json_kv_string(j, "started", s->started);
+	json_kv_string(j, "version", s->version);
+	json_kv_string(j, "cpu_model", s->cpu);
+	json_kv_double(j, "tsc_ghz", s->ghz);
+	json_kv_string(j, "napi", s->napi);
+	json_end_object(j);
+}
+
+static void point_key_json(struct json *j, const struct jr_value *p)
+{
+	json_kv_string(j, "action", jr_str(jr_get(p, "action")));
+	json_kv_string(j, "mode", jr_str(jr_get(p, "mode")));
+	json_kv_double(j, "size", jr_num(jr_get(p, "size")));
+	json_kv_double(j, "flows", jr_num(jr_get(p, "flows")));
+}
+
+static void sample_json(struct json *j, const char *key,
+			const struct sample *s)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	json_kv_u64(j, "runs_ok", s->n);
+	json_kv_double(j, "ns_per_pkt_median", s->ns_med);
+	json_kv_double(j, "mpps_median", s->mpps_med);
+	json_end_object(j);
+}
+
+static void only_json(struct json *j, const char *key,
+		      const struct jr_value **p, size_t n)
+{
+	size_t i;
+
+	json_key(j, key);
+	json_begin_array(j);
+	for (i = 0; i < n; i++) {
+		json_begin_object(j);
+		point_key_json(j, p[i]);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static int json_report(const struct side *a, const struct side *b,
+		       const struct diff *d, unsigned int nd,
+		       const struct row *rows, size_t nrows,
+		       const struct jr_value **only_a, size_t na,
+		       const struct jr_value **only_b, size_t nb)
+{
+	struct json j;
+	unsigned int i;
+
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	json_kv_string(&j, "tool", TOOL);
+	json_kv_string(&j, "compares", "B against A");
+	side_json(&j, "a", a);
+	side_json(&j, "b", b);
+	json_kv_bool(&j, "kernel_release_differs",
+		     strcmp(a->release, b->release));
+	json_kv_bool(&j, "kernel_config_differs", strcmp(a->config, b->config));
+	json_key(&j, "options");
+	json_begin_object(&j);
+	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		json_kv_double(&j, num_opts[i],
+			       jr_num(jr_get(a->opts, num_opts[i])));
+	json_end_object(&j);
+	json_kv_string(&j, "cycles", "TSC cycles at A's tsc_ghz");
+	json_kv_double(&j, "tsc_ghz", a->ghz);
+	json_kv_string(&j, "tsc_ghz_of", "A");
+	json_kv_string(&j, "ci", "95% CI of mean(B) - mean(A) of the runs' ns_per_pkt, Welch's t");
+	json_kv_bool(&j, "forced", nd > 0);
+	json_key(&j, "differences");
+	json_begin_array(&j);
+	for (i = 0; i < nd; i++) {
+		json_begin_object(&j);
+		json_kv_string(&j, "field", d[i].field);
+		json_kv_string(&j, "a", d[i].a);
+		json_kv_string(&j, "b", d[i].b);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "points");
+	json_begin_array(&j);
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		bool ok = r->a.n && r->b.n;
+
+		json_begin_object(&j);
+		json_kv_string(&j, "label", r->label);
+		point_key_json(&j, r->pa);
+		sample_json(&j, "a", &r->a);
+		sample_json(&j, "b", &r->b);
+		json_kv_double(&j, "delta_pct", ok ? r->d_pct : NAN);
+		json_kv_double(&j, "delta_ns", ok ? r->d_ns : NAN);
+		json_kv_double(&j, "delta_tsc_cycles", ok ? r->d_cyc : NAN);
+		json_kv_double(&j, "mpps_delta_pct", ok ? r->mpps_pct : NAN);
+		json_kv_double(&j, "ci95_lo_ns", r->have_ci ? r->w.ci_lo : NAN);
+		json_kv_double(&j, "ci95_hi_ns", r->have_ci ? r->w.ci_hi : NAN);
+		json_kv_double(&j, "welch_p", r->have_ci ? r->w.p : NAN);
+		json_key(&j, "significant");
+		if (r->have_ci)
+			json_bool(&j, r->w.distinct);
+		else
+			json_null(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	only_json(&j, "only_a", only_a, na);
+	only_json(&j, "only_b", only_b, nb);
+	json_end_object(&j);
+	return json_finish(&j);
+}
+
+static int parse_args(int argc, char **argv, bool *as_json, bool *force)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jfh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			*as_json = true;
+			break;
+		case 'f':
+			*force = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", TOOL);
+			return -EINVAL;
+		}
+	}
+	if (argc - optind < 2) {
+		fprintf(stderr, "%s: two sweep results needed, A.json and B.json\n"
+			"Try '%s --help'.\n", TOOL, TOOL);
+		return -EINVAL;
+	}
+	optind += 2;
+	return cli_no_more_args(TOOL, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	struct side a = {}, b = {};
+	const struct jr_value **only_a = NULL, **only_b = NULL;
+	size_t nrows = 0, na = 0, nb = 0, i;
+	bool as_json = false, force = false;
+	struct diff d[MAX_DIFFS];
+	struct row *rows = NULL;
+	unsigned int nd;
+	int ret = 1;
+
+	if (parse_args(argc, argv, &as_json, &force))
+		return 2;
+	if (load(&a, argv[optind - 2]) || load(&b, argv[optind - 1]))
+		goto out;
+	nd = guard(&a, &b, d);
+	if (nd && !force) {
+		fprintf(stderr, "%s: %s and %s were not measured alike; B differs from A in:\n",
+			TOOL, a.path, b.path);
+		for (i = 0; i < nd; i++)
+			fprintf(stderr, "  %s: A %s, B %s\n", d[i].field,
+				d[i].a, d[i].b);
+		fprintf(stderr, "%s: refusing to compare (--force compares anyway)\n",
+			TOOL);
+		goto out;
+	}
+	rows = calloc(a.points->len + 1, sizeof(*rows));
+	only_a = calloc(a.points->len + 1, sizeof(*only_a));
+	only_b = calloc(b.points->len + 1, sizeof(*only_b));
+	if (!rows || !only_a || !only_b)
+		goto nomem;
+	for (i = 0; i < a.points->len; i++) {
+		const struct jr_value *pa = &a.points->items[i];
+		const struct jr_value *pb = find_point(&b, pa);
+
+		if (!pb) {
+			only_a[na++] = pa;
+			continue;
+		}
+		rows[nrows].pa = pa;
+		rows[nrows].pb = pb;
+		if (compute(&rows[nrows++], a.ghz))
+			goto nomem;
+	}
+	for (i = 0; i < b.points->len; i++)
+		if (!find_point(&a, &b.points->items[i]))
+			only_b[nb++] = &b.points->items[i];
+	if (as_json) {
+		if (json_report(&a, &b, d, nd, rows, nrows, only_a, na, only_b,
+				nb)) {
+			fprintf(stderr, "%s: writing the JSON failed\n", TOOL);
+			goto out;
+		}
+	} else {
+		text_report(&a, &b, d, nd, rows, nrows, only_a, na, only_b, nb);
+	}
+	ret = fflush(stdout) ? 1 : 0;
+	goto out;
+nomem:
+	fprintf(stderr, "%s: out of memory\n", TOOL);
+out:
+	for (i = 0; rows && i < nrows; i++) {
+		free(rows[i].a.ns);
+		free(rows[i].a.mpps);
+		free(rows[i].b.ns);
+		free(rows[i].b.mpps);
+	}
+	free(rows);
+	free(only_a);
+	free(only_b);
+	jr_free(a.root);
+	jr_free(b.root);
+	return ret;
+}

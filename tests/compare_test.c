@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_compare on hand-made sweep results (5 runs per point, chosen values):
+ * the delta arithmetic, noise and significance, rows on one side only, the
+ * environment guard, malformed and truncated input, and --json.
+ *
+ * A and B, ns/pkt of the runs (pps = 1e9 / ns, so Mpps = 1000 / ns):
+ *
+ *  XDP_DROP native 64B 1 flow	A 100 101 102 103 104 (+ a failed run
+ *				whose ns_per_pkt, 1e6, must be ignored)
+ *				B 110 111 112 113 114
+ *	median 102 -> 112: +10.0 ns, 10 / 102 = +9.8%,
+ *	cycles 10 x 2.5 (A's tsc_ghz, not B's 2.51) = +25 TSC cycles,
+ *	Mpps 1000/112 vs 1000/102: 102 / 112 - 1 = -8.9%;
+ *	Welch: sd 1.581 on both sides, se = sqrt(2.5/5 + 2.5/5) = 1, df 8,
+ *	t(0.975, 8) = 2.306: CI 10 -+ 2.306 = +7.7..+12.3 ns, significant
+ *  XDP_DROP generic 64B 1 flow	A and B 300 305 310 295 290
+ *	+0.0% / +0.0 ns / +0 TSC cycles, no significant change
+ *  XDP_TX native 64B 1 flow	A 200 202 204 206 208, B 180 181 182 183 184
+ *	median 204 -> 182: -22.0 ns, -22 / 204 = -10.8%, -55 TSC cycles,
+ *	Mpps 204 / 182 - 1 = +12.1%; significant, CI below 0
+ *  XDP_PASS native 64B 1 flow	only in A
+ *  XDP_REDIRECT native 1500B 100 flows	only in B
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+struct pt {
+	const char *action, *mode;
+	int size, flows;
+	double ns[5];
+	bool failed_run;
+};
+
+static const struct pt pts_a[] = {
+	{ "XDP_DROP", "native", 64, 1, { 100, 101, 102, 103, 104 }, true },
+	{ "XDP_DROP", "generic", 64, 1, { 300, 305, 310, 295, 290 }, false },
+	{ "XDP_TX", "native", 64, 1, { 200, 202, 204, 206, 208 }, false },
+	{ "XDP_PASS", "native", 64, 1, { 150, 151, 152, 153, 154 }, false },
+	{}
+};
+
+static const struct pt pts_b[] = {
+	{ "XDP_DROP", "native", 64, 1, { 110, 111, 112, 113, 114 }, false },
+	{ "XDP_DROP", "generic", 64, 1, { 300, 305, 310, 295, 290 }, false },
+	{ "XDP_TX", "native", 64, 1, { 180, 181, 182, 183, 184 }, false },
+	{ "XDP_REDIRECT", "native", 1500, 100, { 400, 401, 402, 403, 404 }, false },
+	{}
+};
+
+struct env {
+	const char *release, *cpu;
+	double ghz;
+	int repeat;
+};
+
+static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 5 };
+static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 5 };
+
+static int write_sweep(const char *path, const struct env *e,
+		       const struct pt *pts)
+{
+	FILE *f = fopen(path, "w");
+	int i, k;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n \"schema\": \"xdp-sweep/1\",\n \"tool\": \"xdp_sweep\",\n"
+		" \"version\": \"0.1\",\n \"started\": \"2026-12-01T10:00:00Z\",\n"
+		" \"env\": {\"kernel_release\": \"%s\", \"kernel_version\": \"#1\",\n"
+		"  \"kernel_config_sha256\": \"unknown\", \"machine\": \"x86_64\",\n"
+		"  \"cpu_model\": \"%s\", \"ncpus\": 2, \"tsc_ghz\": %g, \"napi\": \"default\"},\n"
+		" \"options\": {\"actions\": [\"XDP_DROP\"], \"modes\": [\"native\"],\n"
+		"  \"sizes\": [64], \"flows\": [1], \"repeat\": %d, \"duration_s\": 1,\n"
+		"  \"warmup_s\": 0.2, \"loop_k\": 0, \"generator\": \"g\", \"cost\": \"c\"},\n"
+		" \"points\": [",
+		e->release, e->cpu, e->ghz, e->repeat);
+	for (i = 0; pts[i].action; i++) {
+		fprintf(f, "%s\n  {\"action\": \"%s\", \"mode\": \"%s\", \"size\": %d, \"flows\": %d,\n"
+			"   \"runs\": [", i ? "," : "", pts[i].action,
+			pts[i].mode, pts[i].size, pts[i].flows);
+		for (k = 0; k < 5; k++)
+			fprintf(f, "%s\n    {\"ok\": true, \"ns_per_pkt\": %g, \"pps\": %.17g}",
+				k ? "," : "", pts[i].ns[k], 1e9 / pts[i].ns[k]);
+		if (pts[i].failed_run)
+			fprintf(f, ",\n    {\"ok\": false, \"error\": \"e\", \"ns_per_pkt\": 1e6, \"pps\": 1}");
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n ]\n}\n");
+	return fclose(f) ? -errno : 0;
+}
+
+static int run(const char *cmd, char *out, size_t len)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n;
+	int st;
+
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The row of label, with the line it wraps to, if any */
+static const char *row(const char *out, const char *label, char *buf,
+		       size_t len)
+{
+	const char *p = strstr(out, label), *e;
+
+	if (!p)
+		return "";
+	e = strchr(p, '\n');
+	while (e && !strncmp(e + 1, "    ", 4))
+		e = strchr(e + 1, '\n');
+	snprintf(buf, len, "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+	return buf;
+}
+
+FIXTURE(cmp) {
+	char dir[64];
+	char a[128], b[128], c[128];
+	char cmd[1024];
+	char out[16384];
+};
+
+FIXTURE_SETUP(cmp)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/xdp-compare-test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->a, sizeof(self->a), "%s/a.json", self->dir);
+	snprintf(self->b, sizeof(self->b), "%s/b.json", self->dir);
+	snprintf(self->c, sizeof(self->c), "%s/c.json", self->dir);
+	ASSERT_EQ(0, write_sweep(self->a, &env_a, pts_a));
+	ASSERT_EQ(0, write_sweep(self->b, &env_b, pts_b));
+}
+
+FIXTURE_TEARDOWN(cmp)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+static const char *bin(void)
+{
+	return getenv("BIN") ?: "build/bin";
+}
+
+/* xdp_compare ARGS 2>&1, its exit status */
+static int compare(FIXTURE_DATA(cmp) *self, const char *args)
+{
+	snprintf(self->cmd, sizeof(self->cmd), "%s/xdp_compare %s 2>&1", bin(),
+		 args);
+	return run(self->cmd, self->out, sizeof(self->out));
+}
+
+TEST_F(cmp, deltas)
+{
+	char args[512], r[512];
+	const char *l;
+
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	row(self->out, "XDP_DROP native 64B 1 flow:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+9.8% / +10.0 ns / +25 TSC cycles")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(r, "[95% CI +7.7..+12.3 ns]")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(r, "Mpps -8.9%")) TH_LOG("%s", r);
+	EXPECT_EQ(NULL, strstr(r, "no significant change")) TH_LOG("%s", r);
+	/* the cycles are A's, and said so */
+	EXPECT_NE(NULL, strstr(self->out, "TSC cycles at A's 2.500 GHz"));
+	/* paste-able: no line longer than 72 columns */
+	for (l = self->out; *l; ) {
+		size_t n = strcspn(l, "\n");
+
+		EXPECT_GE(72UL, n) TH_LOG("%.*s", (int)n, l);
+		l += n + !!l[n];
+	}
+	/* both sides named */
+	EXPECT_NE(NULL, strstr(self->out, "A: 6.18.44-a, started 2026-12-01T10:00:00Z"));
+	EXPECT_NE(NULL, strstr(self->out, "B: 6.18.44-a, started 2026-12-01T10:00:00Z"));
+	EXPECT_NE(NULL, strstr(self->out, "env: Test CPU @ 2.5GHz"));
+}
+
+TEST_F(cmp, noise_and_significance)
+{
+	char args[512], r[512];
+
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	row(self->out, "XDP_DROP generic 64B 1 flow:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+0.0% / +0.0 ns / +0 TSC cycles")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(r, "(no significant change)")) TH_LOG("%s", r);
+	row(self->out, "XDP_TX native 64B 1 flow:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "-10.8% / -22.0 ns / -55 TSC cycles")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(r, "Mpps +12.1%")) TH_LOG("%s", r);
+	EXPECT_EQ(NULL, strstr(r, "no significant change")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(self->out, "3 points compared: 1 dearer, 1 cheaper, 1 no significant change"))
+		TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, one_side_only)
+{
+	char args[512];
+
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Only in A (not compared):\n  XDP_PASS native 64B 1 flow\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Only in B (not compared):\n  XDP_REDIRECT native 1500B 100 flows\n"))
+		TH_LOG("%s", self->out);
+}
+
+static void guard_case(FIXTURE_DATA(cmp) *self,
+		       struct __test_metadata *_metadata,
+		       const struct env *e, const char *field)
+{
+	char args[512];
+
+	ASSERT_EQ(0, write_sweep(self->c, e, pts_b));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->c);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, field)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "--force")) TH_LOG("%s", self->out);
+	snprintf(args, sizeof(args), "--force %s %s", self->a, self->c);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "NOT ALIKE")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, field)) TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, guard_cpu_model)
+{
+	struct env e = env_b;
+
+	e.cpu = "Other CPU";
+	guard_case(self, _metadata, &e,
+		   "cpu_model: A \"Test CPU @ 2.5GHz\", B \"Other CPU\"");
+}
+
+TEST_F(cmp, guard_repeat)
+{
+	struct env e = env_b;
+
+	e.repeat = 7;
+	guard_case(self, _metadata, &e, "repeat: A 5, B 7");
+}
+
+TEST_F(cmp, guard_tsc)
+{
+	struct env e = env_b;
+
+	e.ghz = 2.6;	/* 4% */
+	guard_case(self, _metadata, &e, "tsc_ghz");
+}
+
+TEST_F(cmp, other_kernel_accepted)
+{
+	struct env e = env_b;
+	char args[512];
+
+	e.release = "6.19.0-b";
+	ASSERT_EQ(0, write_sweep(self->c, &e, pts_b));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->c);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "A: 6.18.44-a,")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "B: 6.19.0-b,")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "kernel release differs: A 6.18.44-a, B 6.19.0-b"));
+	EXPECT_EQ(NULL, strstr(self->out, "NOT ALIKE"));
+}
+
+TEST_F(cmp, malformed_json)
+{
+	char args[512], want[256];
+	FILE *f = fopen(self->c, "w");
+
+	ASSERT_NE(NULL, f);
+	/* line 3, column 13: the second string where ':' belongs */
+	fprintf(f, "{\n  \"schema\": \"xdp-sweep/1\",\n  \"version\" \"0.1\"\n}\n");
+	fclose(f);
+	snprintf(args, sizeof(args), "%s %s", self->a, self->c);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), "%s:3:13: ", self->c);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "expected ':'")) TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, truncated_json)
+{
+	unsigned int line, col;
+	char args[512];
+	const char *p;
+
+	/* cut A in the middle of its points */
+	ASSERT_EQ(0, truncate(self->a, 900));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	p = strstr(self->out, self->a);
+	ASSERT_NE(NULL, p) TH_LOG("%s", self->out);
+	EXPECT_EQ(2, sscanf(p + strlen(self->a), ":%u:%u:", &line, &col))
+		TH_LOG("%s", self->out);
+	EXPECT_LT(1U, line);
+	EXPECT_NE(NULL, strstr(self->out, "unexpected end of input")) TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, not_a_sweep_missing_file_bad_option)
+{
+	char args[512];
+	FILE *f = fopen(self->c, "w");
+
+	ASSERT_NE(NULL, f);
+	fprintf(f, "{\"schema\": \"something-else/2\", \"points\": []}\n");
+	fclose(f);
+	snprintf(args, sizeof(args), "%s %s", self->c, self->b);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, self->c));
+	EXPECT_NE(NULL, strstr(self->out, "not an xdp_sweep result")) TH_LOG("%s", self->out);
+
+	snprintf(args, sizeof(args), "%s %s/none.json", self->a, self->dir);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "none.json: No such file or directory"))
+		TH_LOG("%s", self->out);
+
+	snprintf(args, sizeof(args), "--bogus %s %s", self->a, self->b);
+	EXPECT_EQ(2, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(args, sizeof(args), "%s", self->a);
+	EXPECT_EQ(2, compare(self, args)) TH_LOG("%s", self->out);
+}
+
+/* --json parses and holds the numbers of the text report */
+TEST_F(cmp, json_output)
+{
+	char cmd[4096], out[4096];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s/xdp_compare %s %s > %s/text && %s/xdp_compare --json %s %s > %s/out.json && "
+		 "/usr/bin/python3 - %s <<'EOF' 2>&1\n"
+		 "import json, sys\n"
+		 "d = json.load(open(sys.argv[1] + '/out.json'))\n"
+		 "text = open(sys.argv[1] + '/text').read()\n"
+		 "p = {x['label']: x for x in d['points']}\n"
+		 "assert len(p) == 3, p\n"
+		 "x = p['XDP_DROP native 64B 1 flow']\n"
+		 "close = lambda a, b: abs(a - b) < 1e-3\n"
+		 "assert close(x['delta_ns'], 10) and close(x['delta_pct'], 1000 / 102), x\n"
+		 "assert close(x['delta_tsc_cycles'], 25) and close(x['mpps_delta_pct'], 100 * (102 / 112 - 1)), x\n"
+		 "assert abs(x['ci95_lo_ns'] - 7.694) < 0.01 and abs(x['ci95_hi_ns'] - 12.306) < 0.01, x\n"
+		 "assert x['significant'] is True and x['a']['runs_ok'] == 5, x\n"
+		 "assert p['XDP_DROP generic 64B 1 flow']['significant'] is False\n"
+		 "t = p['XDP_TX native 64B 1 flow']\n"
+		 "assert t['significant'] is True and t['ci95_hi_ns'] < 0 and close(t['delta_ns'], -22), t\n"
+		 "for x in d['points']:\n"
+		 "    s = '%%s: %%+.1f%%%% / %%+.1f ns / %%+.0f TSC cycles' %% (x['label'], x['delta_pct'], x['delta_ns'], x['delta_tsc_cycles'])\n"
+		 "    assert s.replace('-0.0 ', '+0.0 ').replace('-0 ', '+0 ') in text, s\n"
+		 "assert [o['action'] for o in d['only_a']] == ['XDP_PASS'], d['only_a']\n"
+		 "assert [(o['action'], o['size'], o['flows']) for o in d['only_b']] == [('XDP_REDIRECT', 1500, 100)]\n"
+		 "assert d['tsc_ghz'] == 2.5 and d['tsc_ghz_of'] == 'A' and d['forced'] is False\n"
+		 "assert d['a']['kernel_release'] == '6.18.44-a' and d['b']['file'].endswith('b.json')\n"
+		 "print('ok')\n"
+		 "EOF",
+		 bin(), self->a, self->b, self->dir, bin(), self->a, self->b,
+		 self->dir, self->dir);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_STREQ("ok\n", out);
+}
+
+TEST_HARNESS_MAIN
