@@ -265,7 +265,7 @@ static void rxdrop(struct xsk_socket *xs, const struct config *cfg,
 {
 	pid_t tid = syscall(SYS_gettid);
 	__u64 next, last_pkts = 0;
-	__u64 cpu0, cpu1;
+	uint64_t cpu0, cpu1;
 	struct xsk_statistics prev, cur;
 
 	pin_self(cfg->app_cpu);

@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "run_cmd.h"
 
 struct pt {
 	const char *action, *mode;
@@ -96,20 +97,6 @@ static int write_sweep(const char *path, const struct env *e,
 	return fclose(f) ? -errno : 0;
 }
 
-static int run(const char *cmd, char *out, size_t len)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n;
-	int st;
-
-	if (!f)
-		return -1;
-	n = fread(out, 1, len - 1, f);
-	out[n] = '\0';
-	st = pclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The row of label, with the line it wraps to, if any */
 static const char *row(const char *out, const char *label, char *buf,
 		       size_t len)
@@ -162,7 +149,7 @@ static int compare(FIXTURE_DATA(cmp) *self, const char *args)
 {
 	snprintf(self->cmd, sizeof(self->cmd), "%s/xdp_compare %s 2>&1", bin(),
 		 args);
-	return run(self->cmd, self->out, sizeof(self->out));
+	return run_cmd(self->cmd, self->out, sizeof(self->out));
 }
 
 TEST_F(cmp, deltas)
@@ -369,7 +356,7 @@ TEST_F(cmp, json_output)
 		 "EOF",
 		 bin(), self->a, self->b, self->dir, bin(), self->a, self->b,
 		 self->dir, self->dir);
-	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_STREQ("ok\n", out);
 }
 
