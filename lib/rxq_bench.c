@@ -168,6 +168,7 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
 	b->skel->rodata->readmem = b->o.readmem;
 	b->skel->rodata->swapmac = b->o.swapmac;
 	b->skel->rodata->loop_k = b->o.loop_k;
+	b->skel->rodata->spin_n = b->o.spin_n;
 	bpf_program__set_autoload(b->o.frags ? b->skel->progs.xdp_action :
 				  b->skel->progs.xdp_action_frags, false);
 	if (xdp_action_bpf__load(b->skel))

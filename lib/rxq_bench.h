@@ -28,6 +28,7 @@ struct rxq_opts {
 	bool swapmac;
 	bool frags;		/* load the xdp.frags variant */
 	__u32 loop_k;		/* injected cost, bpf_loop() iterations */
+	__u32 spin_n;		/* finer injected cost, inline (<= 4096) */
 	const char *redirect_to;/* with ifname: the devmap target */
 	/* own veth pair only */
 	__u32 pkt_size;		/* frame length without FCS; default 64 */

@@ -10,6 +10,8 @@
  *   swapmac	swap the MAC addresses (always done for XDP_TX)
  *   loop_k	an injected cost: K iterations of bpf_loop() per frame, to
  *		check that measured cost rises in proportion
+ *   spin_n	a finer one: N iterations of a multiply-add inline (at most
+ *		SPIN_MAX; the verifier walks each, loop_k's bpf_loop() not)
  *
  * xdp_action is for single-buffer frames; xdp_action_frags, the same code,
  * also loads where frames may come in several buffers (jumbo MTU).
@@ -19,11 +21,13 @@
 #include <bpf/bpf_helpers.h>
 
 #define MAX_RXQ 64
+#define SPIN_MAX 4096
 
 const volatile __u32 action = XDP_PASS;
 const volatile __u32 readmem;
 const volatile __u32 swapmac;
 const volatile __u32 loop_k;
+const volatile __u32 spin_n;
 
 struct rxq_rec {
 	__u64 packets;
@@ -101,6 +105,15 @@ static __always_inline int apply(struct xdp_md *ctx, const int frags)
 		__u64 acc = len;
 
 		bpf_loop(loop_k, loop_body, &acc, 0);
+		if (acc == 1)
+			rec->issue++;
+	}
+	if (spin_n) {
+		__u64 acc = len;
+		__u32 i;
+
+		for (i = 0; i < spin_n && i < SPIN_MAX; i++)
+			acc = acc * 31 + i;
 		if (acc == 1)
 			rec->issue++;
 	}

@@ -59,7 +59,10 @@ struct row {
 
 /* Measurement options that must match: numbers in "options" */
 static const char *const num_opts[] = { "repeat", "duration_s", "warmup_s",
-					"loop_k" };
+					"loop_k", "spin_n" };
+
+/* Confidence level of the CI and of "significant", in % */
+static double ci_level = 95;
 
 static void usage(FILE *f)
 {
@@ -67,10 +70,11 @@ static void usage(FILE *f)
 		"Usage: %s A.json B.json [--json] [--force]\n"
 		"Compare two xdp_sweep results (B against A) point by point, for review:\n"
 		"change of the median ns/pkt in %%, ns and TSC cycles (at A's TSC GHz),\n"
-		"Mpps change, 95%% CI of the ns difference (Welch), noise marked.\n"
+		"Mpps change, CI of the ns difference (Welch, 95%% by default), noise marked.\n"
 		"\n"
 		"  -j, --json    one JSON object instead of the text report\n"
 		"  -f, --force   compare even when machine, tool version or options differ\n"
+		"  -l, --level=P confidence level of the CI in %%, 50..99.999 (default 95)\n"
 		"  -h, --help    this text\n"
 		"\n"
 		"Exit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n",
@@ -313,6 +317,14 @@ static int compute(struct row *r, double ghz)
 	r->mpps_pct = 100 * (r->b.mpps_med / r->a.mpps_med - 1);
 	if (!stats_welch(r->a.ns, r->a.n, r->b.ns, r->b.n, &r->w)) {
 		r->have_ci = true;
+		if (ci_level != 95) {
+			/* the same t interval at another confidence level */
+			double t = stats_t_quantile(0.5 + ci_level / 200, r->w.df);
+
+			r->w.ci_lo = r->w.diff - t * r->w.se;
+			r->w.ci_hi = r->w.diff + t * r->w.se;
+			r->w.distinct = r->w.ci_lo > 0 || r->w.ci_hi < 0;
+		}
 	} else if (r->a.n >= 2 && r->b.n >= 2) {
 		/* no spread on either side: the difference is exact */
 		r->w.diff = stats_mean(r->b.ns, r->b.n) -
@@ -423,7 +435,8 @@ static void text_report(const struct side *a, const struct side *b,
 	snprintf(s2, sizeof(s2), "cycles are TSC cycles at A's %.3f GHz;",
 		 a->ghz);
 	snprintf(s3, sizeof(s3),
-		 "CI: 95%% of the mean ns difference (Welch's t on the runs)");
+		 "CI: %g%% of the mean ns difference (Welch's t on the runs)",
+		 ci_level);
 	seg[2] = s3;
 	wrap(stdout, 0, 0, seg, 3);
 	printf("\n");
@@ -450,8 +463,8 @@ static void text_report(const struct side *a, const struct side *b,
 			 sgn(cyc, sizeof(cyc), r->d_cyc, 0));
 		seg[n++] = delta;
 		if (r->have_ci)
-			snprintf(ci, sizeof(ci), "[95%% CI %s..%s ns],",
-				 sgn(lo, sizeof(lo), r->w.ci_lo, 1),
+			snprintf(ci, sizeof(ci), "[%g%% CI %s..%s ns],",
+				 ci_level, sgn(lo, sizeof(lo), r->w.ci_lo, 1),
 				 sgn(hi, sizeof(hi), r->w.ci_hi, 1));
 		else
 			snprintf(ci, sizeof(ci), "[no CI: %zu and %zu ok runs],",
@@ -560,7 +573,8 @@ static int json_report(const struct side *a, const struct side *b,
 	json_kv_string(&j, "cycles", "TSC cycles at A's tsc_ghz");
 	json_kv_double(&j, "tsc_ghz", a->ghz);
 	json_kv_string(&j, "tsc_ghz_of", "A");
-	json_kv_string(&j, "ci", "95% CI of mean(B) - mean(A) of the runs' ns_per_pkt, Welch's t");
+	json_kv_string(&j, "ci", "CI of mean(B) - mean(A) of the runs' ns_per_pkt, Welch's t");
+	json_kv_double(&j, "ci_level", ci_level);
 	json_kv_bool(&j, "forced", nd > 0);
 	json_key(&j, "differences");
 	json_begin_array(&j);
@@ -587,8 +601,8 @@ static int json_report(const struct side *a, const struct side *b,
 		json_kv_double(&j, "delta_ns", ok ? r->d_ns : NAN);
 		json_kv_double(&j, "delta_tsc_cycles", ok ? r->d_cyc : NAN);
 		json_kv_double(&j, "mpps_delta_pct", ok ? r->mpps_pct : NAN);
-		json_kv_double(&j, "ci95_lo_ns", r->have_ci ? r->w.ci_lo : NAN);
-		json_kv_double(&j, "ci95_hi_ns", r->have_ci ? r->w.ci_hi : NAN);
+		json_kv_double(&j, "ci_lo_ns", r->have_ci ? r->w.ci_lo : NAN);
+		json_kv_double(&j, "ci_hi_ns", r->have_ci ? r->w.ci_hi : NAN);
 		json_kv_double(&j, "welch_p", r->have_ci ? r->w.p : NAN);
 		json_key(&j, "significant");
 		if (r->have_ci)
@@ -609,13 +623,19 @@ static int parse_args(int argc, char **argv, bool *as_json, bool *force)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "level", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jfh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jfl:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'l':
+			if (cli_double(TOOL, "--level", optarg, 50, 99.999,
+				       &ci_level))
+				return -EINVAL;
+			break;
 		case 'j':
 			*as_json = true;
 			break;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/utsname.h>
 #include <linux/if_link.h>
 
@@ -63,6 +64,14 @@ struct config {
 	bool threaded;
 	bool no_plot;
 	__u32 loop_k;
+	__u32 spin_n;
+	/* interleaved A/B: B differs by these */
+	bool ab;
+	__u32 b_loop_k;
+	__u32 b_spin_n;
+	const char *cmd[2];	/* run before each run of side A, B */
+	double level;		/* confidence level of the A/B report */
+	const char *pre_cmd;	/* this side's: cmd[0] or cmd[1] */
 };
 
 static void usage(FILE *f, const char *prog)
@@ -82,9 +91,18 @@ static void usage(FILE *f, const char *prog)
 		"  -d, --duration=SEC    measured seconds per run (default 1)\n"
 		"  -w, --warmup=SEC      traffic before each measurement (default 0.2)\n"
 		"  -K, --loop=K          inject K bpf_loop() iterations per frame\n"
+		"      --spin=N          inject N inline multiply-adds per frame (<= 4096)\n"
 		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
 		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
 		"      --no-plot         no gnuplot\n"
+		"Interleaved A/B (every run of A followed by the same run of B):\n"
+		"      --ab              measure two variants, write both results and print\n"
+		"                        the xdp_compare report of B against A\n"
+		"      --b-loop=K        B's injected cost (A's is --loop)\n"
+		"      --b-spin=N        B's fine injected cost (A's is --spin)\n"
+		"      --a-cmd=CMD       shell command run before every run of A (e.g. a\n"
+		"      --b-cmd=CMD       sysctl); B's; a failing command fails that run\n"
+		"      --level=P         confidence level of the report (default 95)\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Cost is the receive path's CPU time (NET_RX softirq from tracepoints) per frame\n"
@@ -160,7 +178,8 @@ static void set_list(struct list *l, const __u32 *v, unsigned int n)
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
-	enum { O_FULL = 256, O_THREADED, O_NOPLOT };
+	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
+	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -174,6 +193,13 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "threaded", no_argument, NULL, O_THREADED },
 		{ "out", required_argument, NULL, 'o' },
 		{ "no-plot", no_argument, NULL, O_NOPLOT },
+		{ "ab", no_argument, NULL, O_AB },
+		{ "b-loop", required_argument, NULL, O_BLOOP },
+		{ "a-cmd", required_argument, NULL, O_ACMD },
+		{ "b-cmd", required_argument, NULL, O_BCMD },
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "spin", required_argument, NULL, O_SPIN },
+		{ "b-spin", required_argument, NULL, O_BSPIN },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -237,6 +263,34 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_NOPLOT:
 			cfg->no_plot = true;
 			break;
+		case O_AB:
+			cfg->ab = true;
+			break;
+		case O_BLOOP:
+			if (cli_double("xdp_sweep", "--b-loop", optarg, 0, 1 << 23,
+				       &v))
+				return -EINVAL;
+			cfg->b_loop_k = v;
+			break;
+		case O_ACMD:
+		case O_BCMD:
+			cfg->cmd[c == O_BCMD] = optarg;
+			break;
+		case O_SPIN:
+		case O_BSPIN:
+			if (cli_double("xdp_sweep", c == O_SPIN ? "--spin" :
+				       "--b-spin", optarg, 0, 4096, &v))
+				return -EINVAL;
+			if (c == O_SPIN)
+				cfg->spin_n = v;
+			else
+				cfg->b_spin_n = v;
+			break;
+		case O_LEVEL:
+			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
+				       &cfg->level))
+				return -EINVAL;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -247,6 +301,11 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_no_more_args("xdp_sweep", argc, argv))
 		return -EINVAL;
+	if (!cfg->ab && (cfg->b_loop_k || cfg->b_spin_n || cfg->cmd[0] ||
+			 cfg->cmd[1])) {
+		fprintf(stderr, "xdp_sweep: --b-loop, --b-spin, --a-cmd and --b-cmd need --ab\n");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -265,6 +324,7 @@ static int open_point(const struct config *cfg, struct point *p)
 		.frags = p->size > 1514,
 		.threaded_napi = cfg->threaded,
 		.loop_k = cfg->loop_k,
+		.spin_n = cfg->spin_n,
 	};
 	int ret;
 
@@ -276,6 +336,15 @@ static int open_point(const struct config *cfg, struct point *p)
 
 static int measure(const struct config *cfg, struct point *p, struct run *run)
 {
+	if (cfg->pre_cmd) {
+		int st = system(cfg->pre_cmd);
+
+		if (st) {
+			snprintf(run->err, sizeof(run->err),
+				 "'%.200s' failed (status %d)", cfg->pre_cmd, st);
+			return -ECANCELED;
+		}
+	}
 	if (!p->bench) {
 		snprintf(run->err, sizeof(run->err), "%s", p->err);
 		return -ENODEV;
@@ -416,6 +485,7 @@ static int write_json(const char *path, const struct config *cfg,
 	json_kv_double(&j, "duration_s", cfg->duration);
 	json_kv_double(&j, "warmup_s", cfg->warmup);
 	json_kv_u64(&j, "loop_k", cfg->loop_k);
+	json_kv_u64(&j, "spin_n", cfg->spin_n);
 	json_kv_string(&j, "generator", "live-frames (af_xdp-sg above the live-frames limit)");
 	json_kv_string(&j, "cost", "NET_RX softirq ns (tracepoints) / frames counted by the program");
 	json_end_object(&j);
@@ -595,6 +665,35 @@ static void plot(const char *base, const struct config *cfg, struct point *pts,
 		printf("plot: %s\n", png);
 }
 
+/* xdp_compare, from beside this program, on the two results */
+static int report_ab(const char *a, const char *b, double level)
+{
+	char exe[512], tool[600], lvl[32];
+	ssize_t n;
+	pid_t pid;
+	int st;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return -errno;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	snprintf(tool, sizeof(tool), "%s/xdp_compare", exe);
+	snprintf(lvl, sizeof(lvl), "%g", level);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		/* B differs from A on purpose (loop_k): --force, listed */
+		execl(tool, tool, "--force", "--level", lvl, a, b, (char *)NULL);
+		fprintf(stderr, "xdp_sweep: %s: %s\n", tool, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -errno;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
 int main(int argc, char **argv)
 {
 	static const __u32 def_actions[] = { XDP_DROP, XDP_TX, XDP_PASS,
@@ -607,10 +706,13 @@ int main(int argc, char **argv)
 		.duration = 1,
 		.warmup = 0.2,
 		.out_dir = "results",
+		.level = 95,
 	};
-	unsigned int npts, i, a, m, z, fl, rep, done = 0;
-	char stamp[32], base[400], path[512], started[32];
-	struct point *pts;
+	unsigned int npts, i, a, m, z, fl, rep, sd, nsides, done = 0;
+	char stamp[32], base[400], path[2][512], started[32];
+	struct point *pts[2] = {};
+	struct config side[2];
+	int ret = 0;
 	__u64 t0;
 	double ghz;
 	time_t now;
@@ -638,71 +740,111 @@ int main(int argc, char **argv)
 	snprintf(base, sizeof(base), "%.300s/sweep-%s", cfg.out_dir, stamp);
 
 	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
-	pts = calloc(npts, sizeof(*pts));
-	if (!pts)
-		return 1;
-	i = 0;
-	for (a = 0; a < cfg.actions.n; a++)
-		for (m = 0; m < cfg.modes.n; m++)
-			for (z = 0; z < cfg.sizes.n; z++)
-				for (fl = 0; fl < cfg.flows.n; fl++, i++) {
-					pts[i].action = cfg.actions.v[a];
-					pts[i].skb_mode = cfg.modes.v[m];
-					pts[i].size = cfg.sizes.v[z];
-					pts[i].flows = cfg.flows.v[fl];
-					pts[i].prog_ns = -1;
-				}
+	nsides = cfg.ab ? 2 : 1;
+	for (sd = 0; sd < nsides; sd++) {
+		side[sd] = cfg;
+		side[sd].pre_cmd = cfg.cmd[sd];
+		if (sd) {
+			side[sd].loop_k = cfg.b_loop_k;
+			side[sd].spin_n = cfg.b_spin_n;
+		}
+		pts[sd] = calloc(npts, sizeof(*pts[sd]));
+		if (!pts[sd])
+			return 1;
+		i = 0;
+		for (a = 0; a < cfg.actions.n; a++)
+			for (m = 0; m < cfg.modes.n; m++)
+				for (z = 0; z < cfg.sizes.n; z++)
+					for (fl = 0; fl < cfg.flows.n; fl++, i++) {
+						struct point *p = &pts[sd][i];
 
-	fprintf(stderr, "xdp_sweep: %u points x %u runs of %.1f s (+%.1f s warm-up); TSC %.3f GHz; NAPI %s\n",
-		npts, cfg.repeat, cfg.duration, cfg.warmup, ghz,
+						p->action = cfg.actions.v[a];
+						p->skb_mode = cfg.modes.v[m];
+						p->size = cfg.sizes.v[z];
+						p->flows = cfg.flows.v[fl];
+						p->prog_ns = -1;
+					}
+	}
+
+	fprintf(stderr, "xdp_sweep: %u points x %u runs of %.1f s (+%.1f s warm-up)%s; TSC %.3f GHz; NAPI %s\n",
+		npts, cfg.repeat, cfg.duration, cfg.warmup,
+		cfg.ab ? ", A and B interleaved" : "", ghz,
 		cfg.threaded ? "threaded" : "default");
 	t0 = mono_ns();
 	/* Every point's pair and program stay set up for the whole sweep */
 	for (i = 0; i < npts && !cli_stop; i++) {
-		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B %4u fl",
-			i + 1, npts, rxq_action_name(pts[i].action),
-			mode_name(pts[i].skb_mode), pts[i].size, pts[i].flows);
-		if (open_point(&cfg, &pts[i]))
-			fprintf(stderr, "\n  %s\n", pts[i].err);
-	}
-	fprintf(stderr, "\n");
-	/* Interleaved: every point once per round */
-	for (rep = 0; rep < cfg.repeat && !cli_stop; rep++) {
-		for (i = 0; i < npts && !cli_stop; i++) {
-			struct point *p = &pts[i];
-			struct run *run = &p->runs[rep];
+		for (sd = 0; sd < nsides; sd++) {
+			struct point *p = &pts[sd][i];
 
-			do {
-				run->ok = !measure(&cfg, p, run);
-			} while (run->ok && run->r.disturbed &&
-				 run->retries++ < MAX_RETRIES);
-			done++;
-			fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u  %-12s %-7s %5u B %4u fl: %s",
-				done, npts * cfg.repeat,
-				(mono_ns() - t0) / 1e9, rep + 1, cfg.repeat,
-				rxq_action_name(p->action),
-				mode_name(p->skb_mode), p->size, p->flows,
-				run->ok ? "ok        " : "FAILED    ");
-			if (!run->ok)
-				fprintf(stderr, "\n  %s\n", run->err);
+			fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B %4u fl",
+				i + 1, npts, rxq_action_name(p->action),
+				mode_name(p->skb_mode), p->size, p->flows);
+			if (open_point(&side[sd], p))
+				fprintf(stderr, "\n  %s\n", p->err);
 		}
 	}
 	fprintf(stderr, "\n");
-	for (i = 0; i < npts; i++)
-		rxq_bench_close(pts[i].bench);
+	/* Interleaved: every point once per round, A then B */
+	for (rep = 0; rep < cfg.repeat && !cli_stop; rep++) {
+		for (i = 0; i < npts && !cli_stop; i++) {
+			for (sd = 0; sd < nsides && !cli_stop; sd++) {
+				struct point *p = &pts[sd][i];
+				struct run *run = &p->runs[rep];
+
+				do {
+					run->ok = !measure(&side[sd], p, run);
+				} while (run->ok && run->r.disturbed &&
+					 run->retries++ < MAX_RETRIES);
+				done++;
+				fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u %s %-12s %-7s %5u B %4u fl: %s",
+					done, npts * cfg.repeat * nsides,
+					(mono_ns() - t0) / 1e9, rep + 1,
+					cfg.repeat, cfg.ab ? (sd ? "B" : "A") : "",
+					rxq_action_name(p->action),
+					mode_name(p->skb_mode), p->size,
+					p->flows, run->ok ? "ok        " : "FAILED    ");
+				if (!run->ok)
+					fprintf(stderr, "\n  %s\n", run->err);
+			}
+		}
+	}
+	fprintf(stderr, "\n");
+	for (sd = 0; sd < nsides; sd++)
+		for (i = 0; i < npts; i++)
+			rxq_bench_close(pts[sd][i].bench);
 	if (cli_stop)
 		fprintf(stderr, "xdp_sweep: interrupted; the result holds the runs done\n");
 
-	print_table(&cfg, pts, npts, ghz);
-	snprintf(path, sizeof(path), "%s.json", base);
-	if (write_json(path, &cfg, pts, npts, ghz, started)) {
-		fprintf(stderr, "xdp_sweep: writing %s failed\n", path);
-		free(pts);
-		return 1;
+	for (sd = 0; sd < nsides; sd++) {
+		if (cfg.ab)
+			printf("\n%s: loop_k %u, spin_n %u%s%s\n", sd ? "B" : "A",
+			       side[sd].loop_k, side[sd].spin_n,
+			       side[sd].pre_cmd ? ", before each run: " : "",
+			       side[sd].pre_cmd ? side[sd].pre_cmd : "");
+		print_table(&side[sd], pts[sd], npts, ghz);
+		snprintf(path[sd], sizeof(path[sd]), "%s%s.json", base,
+			 cfg.ab ? (sd ? "-b" : "-a") : "");
+		if (write_json(path[sd], &side[sd], pts[sd], npts, ghz,
+			       started)) {
+			fprintf(stderr, "xdp_sweep: writing %s failed\n",
+				path[sd]);
+			ret = 1;
+			goto out;
+		}
 	}
-	if (!cfg.no_plot)
-		plot(base, &cfg, pts, npts);
-	printf("%s\n", path);
-	free(pts);
-	return cli_stop ? 1 : 0;
+	if (!cfg.no_plot && !cfg.ab)
+		plot(base, &cfg, pts[0], npts);
+	if (cfg.ab) {
+		printf("\n");
+		fflush(stdout);
+		if (report_ab(path[0], path[1], cfg.level))
+			ret = 1;
+		printf("\n%s\n", path[0]);
+	}
+	printf("%s\n", path[cfg.ab]);
+out:
+	for (sd = 0; sd < nsides; sd++)
+		free(pts[sd]);
+	return ret ? ret : cli_stop ? 1 : 0;
 }
+

@@ -79,7 +79,7 @@ static int write_sweep(const char *path, const struct env *e,
 		"  \"cpu_model\": \"%s\", \"ncpus\": 2, \"tsc_ghz\": %g, \"napi\": \"default\"},\n"
 		" \"options\": {\"actions\": [\"XDP_DROP\"], \"modes\": [\"native\"],\n"
 		"  \"sizes\": [64], \"flows\": [1], \"repeat\": %d, \"duration_s\": 1,\n"
-		"  \"warmup_s\": 0.2, \"loop_k\": 0, \"generator\": \"g\", \"cost\": \"c\"},\n"
+		"  \"warmup_s\": 0.2, \"loop_k\": 0, \"spin_n\": 0, \"generator\": \"g\", \"cost\": \"c\"},\n"
 		" \"points\": [",
 		e->release, e->cpu, e->ghz, e->repeat);
 	for (i = 0; pts[i].action; i++) {
@@ -340,11 +340,11 @@ TEST_F(cmp, json_output)
 		 "close = lambda a, b: abs(a - b) < 1e-3\n"
 		 "assert close(x['delta_ns'], 10) and close(x['delta_pct'], 1000 / 102), x\n"
 		 "assert close(x['delta_tsc_cycles'], 25) and close(x['mpps_delta_pct'], 100 * (102 / 112 - 1)), x\n"
-		 "assert abs(x['ci95_lo_ns'] - 7.694) < 0.01 and abs(x['ci95_hi_ns'] - 12.306) < 0.01, x\n"
+		 "assert abs(x['ci_lo_ns'] - 7.694) < 0.01 and abs(x['ci_hi_ns'] - 12.306) < 0.01, x\n"
 		 "assert x['significant'] is True and x['a']['runs_ok'] == 5, x\n"
 		 "assert p['XDP_DROP generic 64B 1 flow']['significant'] is False\n"
 		 "t = p['XDP_TX native 64B 1 flow']\n"
-		 "assert t['significant'] is True and t['ci95_hi_ns'] < 0 and close(t['delta_ns'], -22), t\n"
+		 "assert t['significant'] is True and t['ci_hi_ns'] < 0 and close(t['delta_ns'], -22), t\n"
 		 "for x in d['points']:\n"
 		 "    s = '%%s: %%+.1f%%%% / %%+.1f ns / %%+.0f TSC cycles' %% (x['label'], x['delta_pct'], x['delta_ns'], x['delta_tsc_cycles'])\n"
 		 "    assert s.replace('-0.0 ', '+0.0 ').replace('-0 ', '+0 ') in text, s\n"
