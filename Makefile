@@ -4,6 +4,7 @@
 # make check    install what is missing, build, run the selftests (TAP)
 # make run      install what is missing, build, run the XDP cost sweep
 # make deps     install what is missing (apt) and the kselftest framework
+# make compare A=a.json B=b.json   A/B report of two sweep results
 # make bench-peers  compare with xdp-tools (RUNS=3); a benchmark, not a test
 # make clean    remove build/ and the installed framework
 #
@@ -31,7 +32,7 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 all: selftests samples tests
 
 help:
-	@sed -n '3,11s/^# \{0,1\}//p' Makefile
+	@sed -n '3,12s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh

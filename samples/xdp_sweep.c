@@ -95,7 +95,7 @@ static void usage(FILE *f, const char *prog)
 		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
 		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
 		"      --no-plot         no gnuplot\n"
-		"Interleaved A/B (every run of A followed by the same run of B):\n"
+		"Interleaved A/B (each round runs every point A, B or B, A in turn):\n"
 		"      --ab              measure two variants, write both results and print\n"
 		"                        the xdp_compare report of B against A\n"
 		"      --b-loop=K        B's injected cost (A's is --loop)\n"
@@ -708,7 +708,7 @@ int main(int argc, char **argv)
 		.out_dir = "results",
 		.level = 95,
 	};
-	unsigned int npts, i, a, m, z, fl, rep, sd, nsides, done = 0;
+	unsigned int npts, i, a, m, z, fl, rep, sd, k, nsides, done = 0;
 	char stamp[32], base[400], path[2][512], started[32];
 	struct point *pts[2] = {};
 	struct config side[2];
@@ -784,12 +784,20 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "\n");
-	/* Interleaved: every point once per round, A then B */
+	/*
+	 * Interleaved: every point once per round; A/B as ABBA ABBA..., so
+	 * that neither side always runs first (an order effect would
+	 * otherwise look like a difference)
+	 */
 	for (rep = 0; rep < cfg.repeat && !cli_stop; rep++) {
 		for (i = 0; i < npts && !cli_stop; i++) {
-			for (sd = 0; sd < nsides && !cli_stop; sd++) {
-				struct point *p = &pts[sd][i];
-				struct run *run = &p->runs[rep];
+			for (k = 0; k < nsides && !cli_stop; k++) {
+				struct point *p;
+				struct run *run;
+
+				sd = nsides == 2 ? k ^ (rep & 1) : 0;
+				p = &pts[sd][i];
+				run = &p->runs[rep];
 
 				do {
 					run->ok = !measure(&side[sd], p, run);
