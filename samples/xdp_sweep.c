@@ -72,6 +72,7 @@ struct config {
 	const char *cmd[2];	/* run before each run of side A, B */
 	double level;		/* confidence level of the A/B report */
 	const char *pre_cmd;	/* this side's: cmd[0] or cmd[1] */
+	const char *b_opts;	/* B's options, parsed over A's */
 };
 
 static void usage(FILE *f, const char *prog)
@@ -102,6 +103,8 @@ static void usage(FILE *f, const char *prog)
 		"      --b-spin=N        B's fine injected cost (A's is --spin)\n"
 		"      --a-cmd=CMD       shell command run before every run of A (e.g. a\n"
 		"      --b-cmd=CMD       sysctl); B's; a failing command fails that run\n"
+		"      --b-opts=OPTS     B's options, read over A's (e.g. \"--threaded\",\n"
+		"                        \"--loop 10 --duration 2\"); the matrix stays A's\n"
 		"      --level=P         confidence level of the report (default 95)\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -179,7 +182,7 @@ static void set_list(struct list *l, const __u32 *v, unsigned int n)
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
-	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN };
+	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -200,6 +203,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "spin", required_argument, NULL, O_SPIN },
 		{ "b-spin", required_argument, NULL, O_BSPIN },
+		{ "b-opts", required_argument, NULL, O_BOPTS },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -286,6 +290,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			else
 				cfg->b_spin_n = v;
 			break;
+		case O_BOPTS:
+			cfg->b_opts = optarg;
+			break;
 		case O_LEVEL:
 			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
 				       &cfg->level))
@@ -302,8 +309,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	if (cli_no_more_args("xdp_sweep", argc, argv))
 		return -EINVAL;
 	if (!cfg->ab && (cfg->b_loop_k || cfg->b_spin_n || cfg->cmd[0] ||
-			 cfg->cmd[1])) {
-		fprintf(stderr, "xdp_sweep: --b-loop, --b-spin, --a-cmd and --b-cmd need --ab\n");
+			 cfg->cmd[1] || cfg->b_opts)) {
+		fprintf(stderr, "xdp_sweep: --b-loop, --b-spin, --b-opts, --a-cmd and --b-cmd need --ab\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -665,6 +672,49 @@ static void plot(const char *base, const struct config *cfg, struct point *pts,
 		printf("plot: %s\n", png);
 }
 
+static bool same_list(const struct list *a, const struct list *b)
+{
+	return a->n == b->n && !memcmp(a->v, b->v, a->n * sizeof(a->v[0]));
+}
+
+/*
+ * B's configuration: A's, then --b-loop and --b-spin, then --b-opts read
+ * by the same parser.  The matrix (and the A/B options themselves) must
+ * stay A's: B is the same points measured another way.
+ */
+static int side_b(const struct config *a, struct config *b)
+{
+	char *dup, *tok, *save, *argv[64] = { "xdp_sweep --b-opts" };
+	int argc = 1, ret;
+
+	*b = *a;
+	b->loop_k = a->b_loop_k;
+	b->spin_n = a->b_spin_n;
+	b->pre_cmd = a->cmd[1];
+	if (!a->b_opts)
+		return 0;
+	dup = strdup(a->b_opts);
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, " \t", &save); tok && argc < 63;
+	     tok = strtok_r(NULL, " \t", &save))
+		argv[argc++] = tok;
+	optind = 0;	/* GNU getopt: start over */
+	ret = parse_args(argc, argv, b);
+	if (!ret && (!same_list(&a->actions, &b->actions) ||
+		     !same_list(&a->modes, &b->modes) ||
+		     !same_list(&a->sizes, &b->sizes) ||
+		     !same_list(&a->flows, &b->flows) ||
+		     a->repeat != b->repeat || b->ab != a->ab ||
+		     b->b_opts != a->b_opts || b->out_dir != a->out_dir)) {
+		fprintf(stderr, "xdp_sweep: --b-opts '%s': B may not change the matrix, the repeats, the output or the A/B options\n",
+			a->b_opts);
+		ret = -EINVAL;
+	}
+	free(dup);
+	return ret;
+}
+
 /* xdp_compare, from beside this program, on the two results */
 static int report_ab(const char *a, const char *b, double level)
 {
@@ -741,13 +791,11 @@ int main(int argc, char **argv)
 
 	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
 	nsides = cfg.ab ? 2 : 1;
+	side[0] = cfg;
+	side[0].pre_cmd = cfg.cmd[0];
+	if (cfg.ab && side_b(&cfg, &side[1]))
+		return 2;
 	for (sd = 0; sd < nsides; sd++) {
-		side[sd] = cfg;
-		side[sd].pre_cmd = cfg.cmd[sd];
-		if (sd) {
-			side[sd].loop_k = cfg.b_loop_k;
-			side[sd].spin_n = cfg.b_spin_n;
-		}
 		pts[sd] = calloc(npts, sizeof(*pts[sd]));
 		if (!pts[sd])
 			return 1;

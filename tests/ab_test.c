@@ -38,14 +38,20 @@ FIXTURE_TEARDOWN(ab)
 		TH_LOG("could not remove %s", self->dir);
 }
 
-static int sweep(FIXTURE_DATA(ab) *self, const char *b_opts)
+/* The output of xdp_sweep --ab ... B_OPTS: stdout, and stderr with errors */
+static int sweep_out(FIXTURE_DATA(ab) *self, const char *b_opts, bool errors)
 {
 	const char *bin = getenv("BIN") ?: "build/bin";
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd), "%s/" SWEEP " %s --out %s 2>/dev/null",
-		 bin, b_opts, self->dir);
+	snprintf(cmd, sizeof(cmd), "%s/" SWEEP " %s --out %s 2>%s",
+		 bin, b_opts, self->dir, errors ? "&1" : "/dev/null");
 	return run_cmd(cmd, self->out, sizeof(self->out));
+}
+
+static int sweep(FIXTURE_DATA(ab) *self, const char *b_opts)
+{
+	return sweep_out(self, b_opts, false);
 }
 
 /* The same program on both sides */
@@ -82,6 +88,14 @@ TEST_F(ab, injected_cost_is_an_increase)
 	row = strstr(self->out, "XDP_DROP native 64B 1 flow: +");
 	ASSERT_NE(NULL, row) TH_LOG("%s", self->out);
 	EXPECT_EQ(NULL, strstr(row, "(no significant change)"));
+}
+
+/* B may be measured another way, not at other points */
+TEST_F(ab, b_opts_keep_the_matrix)
+{
+	ASSERT_EQ(2, sweep_out(self, "--b-opts '--sizes 128'", true));
+	EXPECT_NE(NULL, strstr(self->out, "B may not change the matrix"))
+		TH_LOG("%s", self->out);
 }
 
 TEST_HARNESS_MAIN
