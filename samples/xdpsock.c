@@ -22,7 +22,9 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "afpacket.h"
 #include "cli.h"
+#include "json.h"
 #include "measure.h"
 #include "xsk_core.h"
 #include "xsk_env.h"
@@ -40,6 +42,8 @@ struct config {
 	bool json;
 	int app_cpu;
 	int gen_cpu;
+	bool afpacket;		/* rxdrop on an AF_PACKET socket instead */
+	enum afp_backend afp;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -66,6 +70,9 @@ static void usage(FILE *f, const char *prog)
 		"  -d, --duration=SEC    run time (default 10)\n"
 		"      --app-cpu=N       CPU of the application thread (default 1)\n"
 		"      --gen-cpu=N       CPU of the generator thread (default 0)\n"
+		"      --afpacket=B      rxdrop on AF_PACKET instead of AF_XDP: tpacket_v3,\n"
+		"                        tpacket_v2, recvmmsg or auto (V3, else V2, else\n"
+		"                        recvmmsg), on the same traffic\n"
 		"  -j, --json            print one JSON object at the end\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -96,6 +103,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "app-cpu", required_argument, NULL, 'A' },
 		{ "gen-cpu", required_argument, NULL, 'G' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "afpacket", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -177,6 +185,14 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (cli_u32("xdpsock", "--gen-cpu", optarg, 0, 4095, &v))
 				return -EINVAL;
 			cfg->gen_cpu = v;
+			break;
+		case 'P':
+			if (afp_backend_parse(optarg, &cfg->afp)) {
+				fprintf(stderr, "xdpsock: --afpacket: '%s' is none of tpacket_v3, tpacket_v2, recvmmsg, auto\n",
+					optarg);
+				return -EINVAL;
+			}
+			cfg->afpacket = true;
 			break;
 		case 'j':
 			cfg->json = true;
@@ -260,8 +276,31 @@ static void print_interval(double t, __u64 pkts, double secs,
 	fflush(stdout);
 }
 
-static void rxdrop(struct xsk_socket *xs, const struct config *cfg,
-		   struct rx_totals *tot)
+/* One batch off the socket under test: AF_XDP (xs) or AF_PACKET (afp) */
+static __u32 rx_batch(struct xsk_socket *xs, struct afp_sock *afp, __u32 batch)
+{
+	__u32 pkts = 0;
+	int n;
+
+	if (afp) {
+		n = afp_rx(afp, batch, 0, NULL, NULL);
+		return n > 0 ? n : 0;
+	}
+	if (!xsk_rx_recycle(xs, batch, &pkts))
+		xsk_kick_fill(xs);
+	return pkts;
+}
+
+static void xs_stats(struct xsk_socket *xs, struct xsk_statistics *st)
+{
+	if (xs)
+		xsk_socket_stats(xs, st);
+	else
+		memset(st, 0, sizeof(*st));
+}
+
+static void rxdrop(struct xsk_socket *xs, struct afp_sock *afp,
+		   const struct config *cfg, struct rx_totals *tot)
 {
 	pid_t tid = syscall(SYS_gettid);
 	__u64 next, last_pkts = 0;
@@ -269,21 +308,19 @@ static void rxdrop(struct xsk_socket *xs, const struct config *cfg,
 	struct xsk_statistics prev, cur;
 
 	pin_self(cfg->app_cpu);
-	xsk_socket_stats(xs, &prev);
+	xs_stats(xs, &prev);
 	thread_cpu_ns(tid, &cpu0);
 	tot->start_ns = mono_ns();
 	next = tot->start_ns + 1000000000ULL;
 	while (!cli_stop) {
-		__u32 pkts = 0;
+		__u32 pkts = rx_batch(xs, afp, cfg->batch);
 
-		if (!xsk_rx_recycle(xs, cfg->batch, &pkts))
-			xsk_kick_fill(xs);
 		tot->packets += pkts;
 		if ((tot->packets & 0xff) < pkts || !pkts) {
 			__u64 now = mono_ns();
 
 			if (now >= next) {
-				xsk_socket_stats(xs, &cur);
+				xs_stats(xs, &cur);
 				if (!cfg->json)
 					print_interval((now - tot->start_ns) / 1e9,
 						       tot->packets - last_pkts,
@@ -301,45 +338,72 @@ static void rxdrop(struct xsk_socket *xs, const struct config *cfg,
 	thread_cpu_ns(tid, &cpu1);
 	tot->cpu_ns = cpu1 - cpu0;
 	tot->cpu = thread_last_cpu(tid);
-	xsk_socket_stats(xs, &tot->st);
+	xs_stats(xs, &tot->st);
 }
 
 static void report(const struct config *cfg, const struct xsk_port *port,
-		   const struct rx_totals *t, const struct generator *g,
-		   double ghz)
+		   const struct afp_sock *afp, const struct rx_totals *t,
+		   const struct generator *g, double ghz)
 {
 	double secs = (t->end_ns - t->start_ns) / 1e9;
 	double ns = t->packets ? (double)t->cpu_ns / t->packets : 0;
 	char desc[256];
 
-	xsk_port_describe(port, desc, sizeof(desc));
+	if (afp)
+		snprintf(desc, sizeof(desc), "%s: AF_PACKET %s", cfg->ifname,
+			 afp_backend_name(afp_backend(afp)));
+	else
+		xsk_port_describe(port, desc, sizeof(desc));
 	if (cfg->json) {
-		printf("{\"tool\":\"xdpsock\",\"version\":\"%s\",\"benchmark\":\"rxdrop\","
-		       "\"interface\":\"%s\",\"driver\":\"%s\",\"queue\":%u,"
-		       "\"mode\":\"%s\",\"zerocopy\":%s,\"need_wakeup\":%s,"
-		       "\"batch\":%u,\"duration_s\":%.6f,\"packets\":%llu,"
-		       "\"pps\":%.1f,\"app_cpu\":%d,\"app_cpu_ns\":%llu,"
-		       "\"app_ns_per_pkt\":%.3f,\"app_tsc_cycles_per_pkt\":%.3f,"
-		       "\"tsc_ghz\":%.4f,\"generator\":%s,\"generator_sent\":%llu,"
-		       "\"xdp_statistics\":{\"rx_dropped\":%llu,\"rx_invalid_descs\":%llu,"
-		       "\"rx_ring_full\":%llu,\"rx_fill_ring_empty_descs\":%llu}}\n",
-		       VERSION, port->ifname, port->driver,
-		       port->socks[0]->queue_id, xsk_mode_name(port->mode),
-		       port->socks[0]->zerocopy ? "true" : "false",
-		       port->socks[0]->need_wakeup ? "true" : "false",
-		       cfg->batch, secs, (unsigned long long)t->packets,
-		       t->packets / secs, t->cpu,
-		       (unsigned long long)t->cpu_ns, ns, ns * ghz, ghz,
-		       g ? "\"af_packet\"" : "null",
-		       g ? (unsigned long long)g->sent : 0ULL,
-		       (unsigned long long)t->st.rx_dropped,
-		       (unsigned long long)t->st.rx_invalid_descs,
-		       (unsigned long long)t->st.rx_ring_full,
-		       (unsigned long long)t->st.rx_fill_ring_empty_descs);
+		struct json j;
+
+		json_init(&j, stdout, 0);
+		json_begin_object(&j);
+		json_kv_string(&j, "tool", "xdpsock");
+		json_kv_string(&j, "version", VERSION);
+		json_kv_string(&j, "benchmark", "rxdrop");
+		json_kv_string(&j, "interface", cfg->ifname);
+		json_kv_string(&j, "socket", afp ? "af_packet" : "af_xdp");
+		if (afp) {
+			json_kv_string(&j, "backend",
+				       afp_backend_name(afp_backend(afp)));
+		} else {
+			json_kv_string(&j, "driver", port->driver);
+			json_kv_u64(&j, "queue", port->socks[0]->queue_id);
+			json_kv_string(&j, "mode", xsk_mode_name(port->mode));
+			json_kv_bool(&j, "zerocopy", port->socks[0]->zerocopy);
+			json_kv_bool(&j, "need_wakeup",
+				     port->socks[0]->need_wakeup);
+		}
+		json_kv_u64(&j, "batch", cfg->batch);
+		json_kv_double(&j, "duration_s", secs);
+		json_kv_u64(&j, "packets", t->packets);
+		json_kv_double(&j, "pps", t->packets / secs);
+		json_kv_s64(&j, "app_cpu", t->cpu);
+		json_kv_u64(&j, "app_cpu_ns", t->cpu_ns);
+		json_kv_double(&j, "app_ns_per_pkt", ns);
+		json_kv_double(&j, "app_tsc_cycles_per_pkt", ns * ghz);
+		json_kv_double(&j, "tsc_ghz", ghz);
+		json_key(&j, "generator");
+		json_string(&j, g ? "af_packet" : NULL);
+		json_kv_u64(&j, "generator_sent", g ? g->sent : 0);
+		if (!afp) {
+			json_key(&j, "xdp_statistics");
+			json_begin_object(&j);
+			json_kv_u64(&j, "rx_dropped", t->st.rx_dropped);
+			json_kv_u64(&j, "rx_invalid_descs",
+				    t->st.rx_invalid_descs);
+			json_kv_u64(&j, "rx_ring_full", t->st.rx_ring_full);
+			json_kv_u64(&j, "rx_fill_ring_empty_descs",
+				    t->st.rx_fill_ring_empty_descs);
+			json_end_object(&j);
+		}
+		json_end_object(&j);
+		json_finish(&j);
 		return;
 	}
 	printf("\nxdpsock rxdrop: %s\n", desc);
-	if (port->fallback[0])
+	if (port && port->fallback[0])
 		printf("  best-effort passed by: %s\n", port->fallback);
 	printf("  packets       %llu in %.2f s: %.3f Mpps\n",
 	       (unsigned long long)t->packets, secs, t->packets / secs / 1e6);
@@ -349,10 +413,11 @@ static void report(const struct config *cfg, const struct xsk_port *port,
 	if (g)
 		printf("  generator     AF_PACKET on the peer, CPU %d: %llu sent; the receive path runs as NET_RX softirq on that CPU (default NAPI mode)\n",
 		       g->last_cpu, (unsigned long long)g->sent);
-	printf("  XDP_STATISTICS rx_dropped %llu, rx_ring_full %llu, rx_fill_ring_empty_descs %llu\n",
-	       (unsigned long long)t->st.rx_dropped,
-	       (unsigned long long)t->st.rx_ring_full,
-	       (unsigned long long)t->st.rx_fill_ring_empty_descs);
+	if (!afp)
+		printf("  XDP_STATISTICS rx_dropped %llu, rx_ring_full %llu, rx_fill_ring_empty_descs %llu\n",
+		       (unsigned long long)t->st.rx_dropped,
+		       (unsigned long long)t->st.rx_ring_full,
+		       (unsigned long long)t->st.rx_fill_ring_empty_descs);
 }
 
 int main(int argc, char **argv)
@@ -367,6 +432,7 @@ int main(int argc, char **argv)
 	struct generator gen = {};
 	struct xsk_env *env = NULL;
 	struct xsk_port *port = NULL;
+	struct afp_sock *afp = NULL;
 	struct rx_totals tot = {};
 	char err[XSK_ERRLEN];
 	pthread_t gen_th;
@@ -391,11 +457,23 @@ int main(int argc, char **argv)
 		cfg.ifname = env->ifname[XENV_DUT];
 	}
 	cfg.port.ifname = cfg.ifname;
-	if (xsk_port_open(&port, &cfg.port, err)) {
+	if (cfg.afpacket) {
+		char why[512];
+
+		if (afp_open(&afp, cfg.ifname, cfg.afp, err, why,
+			     sizeof(why))) {
+			fprintf(stderr, "xdpsock: --afpacket: %s\n", err);
+			goto out;
+		}
+		if (!cfg.json)
+			printf("xdpsock rxdrop on %s: AF_PACKET %s%s%s, %u s, batch %u\n",
+			       cfg.ifname, afp_backend_name(afp_backend(afp)),
+			       why[0] ? "; passed by: " : "", why,
+			       cfg.duration, cfg.batch);
+	} else if (xsk_port_open(&port, &cfg.port, err)) {
 		fprintf(stderr, "xdpsock: %s\n", err);
 		goto out;
-	}
-	if (!cfg.json) {
+	} else if (!cfg.json) {
 		char desc[256];
 
 		xsk_port_describe(port, desc, sizeof(desc));
@@ -413,7 +491,7 @@ int main(int argc, char **argv)
 		}
 		gen_running = true;
 	}
-	rxdrop(port->socks[0], &cfg, &tot);
+	rxdrop(port ? port->socks[0] : NULL, afp, &cfg, &tot);
 	cli_stop = 1;
 	if (gen_running)
 		pthread_join(gen_th, NULL);
@@ -421,11 +499,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdpsock: generator: %s\n", strerror(-gen.err));
 		goto out;
 	}
-	report(&cfg, port, &tot, env ? &gen : NULL, ghz);
+	report(&cfg, port, afp, &tot, env ? &gen : NULL, ghz);
 	ret = 0;
 out:
 	cli_stop = 1;
 	xsk_port_close(port);
+	afp_close(afp);
 	xenv_destroy(env);
 	return ret;
 }
