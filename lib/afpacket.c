@@ -20,6 +20,7 @@
 #include <linux/if_packet.h>
 
 #include "afpacket.h"
+#include "xsk_core.h"
 
 /* TPACKET_V3: 64 blocks of 256 KiB, retired after 1 ms if not full */
 #define V3_BLOCK_SIZE	(256 * 1024)
@@ -69,19 +70,6 @@ int afp_backend_parse(const char *name, enum afp_backend *b)
 	return -EINVAL;
 }
 
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return ret;
-	va_start(ap, fmt);
-	vsnprintf(err, 256, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 static int setup_v3(struct afp_sock *s, char *err)
 {
 	struct tpacket_req3 req = {
@@ -94,11 +82,11 @@ static int setup_v3(struct afp_sock *s, char *err)
 	int v = TPACKET_V3;
 
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)))
-		return fail(err, -errno, "PACKET_VERSION TPACKET_V3: %s",
-			    strerror(errno));
+		return xsk_errf(err, -errno, "PACKET_VERSION TPACKET_V3: %s",
+				strerror(errno));
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)))
-		return fail(err, -errno, "PACKET_RX_RING (TPACKET_V3, %u blocks of %u): %s",
-			    V3_BLOCK_NR, V3_BLOCK_SIZE, strerror(errno));
+		return xsk_errf(err, -errno, "PACKET_RX_RING (TPACKET_V3, %u blocks of %u): %s",
+				V3_BLOCK_NR, V3_BLOCK_SIZE, strerror(errno));
 	s->nr = V3_BLOCK_NR;
 	s->size = V3_BLOCK_SIZE;
 	return 0;
@@ -115,11 +103,11 @@ static int setup_v2(struct afp_sock *s, char *err)
 	int v = TPACKET_V2;
 
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)))
-		return fail(err, -errno, "PACKET_VERSION TPACKET_V2: %s",
-			    strerror(errno));
+		return xsk_errf(err, -errno, "PACKET_VERSION TPACKET_V2: %s",
+				strerror(errno));
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)))
-		return fail(err, -errno, "PACKET_RX_RING (TPACKET_V2, %u frames of %u): %s",
-			    V2_FRAME_NR, V2_FRAME_SIZE, strerror(errno));
+		return xsk_errf(err, -errno, "PACKET_RX_RING (TPACKET_V2, %u frames of %u): %s",
+				V2_FRAME_NR, V2_FRAME_SIZE, strerror(errno));
 	s->nr = V2_FRAME_NR;
 	s->size = V2_FRAME_SIZE;
 	return 0;
@@ -138,11 +126,11 @@ static int try_open(struct afp_sock *s, const char *ifname,
 	s->backend = b;
 	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
 	if (s->fd < 0)
-		return fail(err, -errno, "socket(AF_PACKET): %s",
-			    strerror(errno));
+		return xsk_errf(err, -errno, "socket(AF_PACKET): %s",
+				strerror(errno));
 	sll.sll_ifindex = if_nametoindex(ifname);
 	if (!sll.sll_ifindex)
-		return fail(err, -ENODEV, "%s: no such interface", ifname);
+		return xsk_errf(err, -ENODEV, "%s: no such interface", ifname);
 	if (b == AFP_TPACKET_V3)
 		ret = setup_v3(s, err);
 	else if (b == AFP_TPACKET_V2)
@@ -159,21 +147,21 @@ static int try_open(struct afp_sock *s, const char *ifname,
 				   sizeof(rcvbuf));
 		s->bufs = malloc((size_t)MMSG_BATCH * MMSG_SIZE);
 		if (!s->bufs)
-			return fail(err, -ENOMEM, "out of memory");
+			return xsk_errf(err, -ENOMEM, "out of memory");
 	} else {
 		s->ring_len = (size_t)s->nr * s->size;
 		s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_POPULATE, s->fd, 0);
 		if (s->ring == MAP_FAILED) {
 			s->ring = NULL;
-			return fail(err, -errno, "mmap of the %s ring (%zu bytes): %s",
-				    names[b], s->ring_len, strerror(errno));
+			return xsk_errf(err, -errno, "mmap of the %s ring (%zu bytes): %s",
+					names[b], s->ring_len, strerror(errno));
 		}
 	}
 	/* bound last: no frame is queued to a socket not ready for it */
 	if (bind(s->fd, (struct sockaddr *)&sll, sizeof(sll)))
-		return fail(err, -errno, "bind to %s: %s", ifname,
-			    strerror(errno));
+		return xsk_errf(err, -errno, "bind to %s: %s", ifname,
+				strerror(errno));
 	return 0;
 }
 
@@ -205,9 +193,9 @@ int afp_open(struct afp_sock **sp, const char *ifname, enum afp_backend want,
 		why[0] = '\0';
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return fail(err, -ENOMEM, "out of memory");
+		return xsk_errf(err, -ENOMEM, "out of memory");
 	s->fd = -1;
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		if (want != AFP_AUTO && want != order[i])
 			continue;
 		ret = try_open(s, ifname, order[i], reason);
@@ -223,7 +211,7 @@ int afp_open(struct afp_sock **sp, const char *ifname, enum afp_backend want,
 	}
 	if (ret) {
 		free(s);
-		return fail(err, ret, "%s", reason);
+		return xsk_errf(err, ret, "%s", reason);
 	}
 	*sp = s;
 	return 0;

@@ -333,9 +333,28 @@ static int grow(struct parser *p, struct jr_value *v, size_t *cap, bool keys)
 	return 0;
 }
 
+/*
+ * After an item of an array or object: 1 when a ',' says another follows,
+ * 0 at the closing bracket, else the error
+ */
+static int next_item(struct parser *p, char close)
+{
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == ',') {
+		p->pos++;
+		return 1;
+	}
+	if (p->pos < p->len && p->s[p->pos] == close) {
+		p->pos++;
+		return 0;
+	}
+	return unexpected(p, close == ']' ? "',' or ']'" : "',' or '}'");
+}
+
 static int array(struct parser *p, struct jr_value *v)
 {
 	size_t cap = 0;
+	int ret;
 
 	v->type = JR_ARRAY;
 	p->pos++;
@@ -351,16 +370,9 @@ static int array(struct parser *p, struct jr_value *v)
 		v->len++;
 		if (value(p, &v->items[v->len - 1]))
 			return p->ret;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == ']') {
-			p->pos++;
-			return 0;
-		}
-		return unexpected(p, "',' or ']'");
+		ret = next_item(p, ']');
+		if (ret <= 0)
+			return ret;
 	}
 }
 
@@ -368,6 +380,7 @@ static int object(struct parser *p, struct jr_value *v)
 {
 	size_t cap = 0, klen;
 	char *key;
+	int ret;
 
 	v->type = JR_OBJECT;
 	p->pos++;
@@ -395,16 +408,9 @@ static int object(struct parser *p, struct jr_value *v)
 		p->pos++;
 		if (value(p, &v->items[v->len - 1]))
 			return p->ret;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == '}') {
-			p->pos++;
-			return 0;
-		}
-		return unexpected(p, "',' or '}'");
+		ret = next_item(p, '}');
+		if (ret <= 0)
+			return ret;
 	}
 }
 

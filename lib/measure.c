@@ -55,7 +55,7 @@ static int read_task_file(pid_t tid, const char *name, char *buf, size_t len)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
+	snprintf(path, sizeof(path), "/proc/%d/%s", tid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -18,10 +18,10 @@ uint64_t mono_ns(void);
 /* TSC frequency in GHz, measured over ms milliseconds; 0 when no TSC */
 double tsc_ghz_measure(unsigned int ms);
 
-/* Time a thread spent on a CPU, from /proc/self/task/TID/schedstat (ns) */
+/* Time a task (ours or not) spent on a CPU, from /proc/TID/schedstat (ns) */
 int thread_cpu_ns(pid_t tid, uint64_t *ns);
 
-/* The CPU a thread last ran on, from /proc/self/task/TID/stat; -1 if unknown */
+/* The CPU a task last ran on, from /proc/TID/stat; -1 if unknown */
 int thread_last_cpu(pid_t tid);
 
 /* Pin the calling thread to one CPU */

@@ -96,17 +96,6 @@ int rxq_action_parse(const char *name, __u32 *action)
 	return -EINVAL;
 }
 
-static int __printf(3, 4)
-fail(char *err, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, XSK_ERRLEN, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 const char *rxq_bench_ifdesc(const struct rxq_bench *b)
 {
 	return b->ifdesc;
@@ -142,18 +131,18 @@ static int attach(struct rxq_bench *b, char *err)
 	b->link_fd = -1;
 	if (ret == -ERANGE || (ret == -EINVAL && !b->o.frags &&
 			       b->env && b->env->mtu > veth_max_linear()))
-		return fail(err, ret, "%s: a single-buffer XDP program does not fit MTU %u in %s mode: use --frags (an xdp.frags program)",
-			    b->ifname, b->env ? b->env->mtu : 0,
-			    b->o.skb_mode ? "generic" : "native");
+		return xsk_errf(err, ret, "%s: a single-buffer XDP program does not fit MTU %u in %s mode: use --frags (an xdp.frags program)",
+				b->ifname, b->env ? b->env->mtu : 0,
+				b->o.skb_mode ? "generic" : "native");
 	if (ret == -EBUSY || ret == -EEXIST)
-		return fail(err, ret, "%s: another XDP program is attached",
-			    b->ifname);
+		return xsk_errf(err, ret, "%s: another XDP program is attached",
+				b->ifname);
 	if (ret == -EOPNOTSUPP)
-		return fail(err, ret, "%s: the driver has no native XDP: use --skb-mode",
-			    b->ifname);
-	return fail(err, ret, "%s: attaching XDP in %s mode failed: %s",
-		    b->ifname, b->o.skb_mode ? "generic" : "native",
-		    strerror(-ret));
+		return xsk_errf(err, ret, "%s: the driver has no native XDP: use --skb-mode",
+				b->ifname);
+	return xsk_errf(err, ret, "%s: attaching XDP in %s mode failed: %s",
+			b->ifname, b->o.skb_mode ? "generic" : "native",
+			strerror(-ret));
 }
 
 static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
@@ -162,8 +151,8 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
 
 	b->skel = xdp_action_bpf__open();
 	if (!b->skel)
-		return fail(err, -errno, "opening the XDP program: %s",
-			    strerror(errno));
+		return xsk_errf(err, -errno, "opening the XDP program: %s",
+				strerror(errno));
 	b->skel->rodata->action = b->o.action;
 	b->skel->rodata->readmem = b->o.readmem;
 	b->skel->rodata->swapmac = b->o.swapmac;
@@ -172,13 +161,13 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
 	bpf_program__set_autoload(b->o.frags ? b->skel->progs.xdp_action :
 				  b->skel->progs.xdp_action_frags, false);
 	if (xdp_action_bpf__load(b->skel))
-		return fail(err, -errno, "loading the XDP program: %s (see libbpf's messages)",
-			    strerror(errno));
+		return xsk_errf(err, -errno, "loading the XDP program: %s (see libbpf's messages)",
+				strerror(errno));
 	if (b->o.action == XDP_REDIRECT &&
 	    bpf_map_update_elem(bpf_map__fd(b->skel->maps.tx_port), &key,
 				&redirect_ifindex, BPF_ANY))
-		return fail(err, -errno, "devmap entry for ifindex %d: %s",
-			    redirect_ifindex, strerror(errno));
+		return xsk_errf(err, -errno, "devmap entry for ifindex %d: %s",
+				redirect_ifindex, strerror(errno));
 	return 0;
 }
 
@@ -228,8 +217,8 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 	snprintf(cmd, sizeof(cmd), "echo 1 > /sys/class/net/%s/threaded",
 		 b->ifname);
 	if (xenv_run(NULL, 0, argv))
-		return fail(err, -EIO, "%s: cannot turn threaded NAPI on",
-			    b->ifname);
+		return xsk_errf(err, -EIO, "%s: cannot turn threaded NAPI on",
+				b->ifname);
 	na = napi_threads(prefix, after, 256);
 	for (i = 0; i < na && !b->napi_tid; i++) {
 		for (j = 0; j < nb && before[j] != after[i]; j++)
@@ -238,13 +227,13 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 			b->napi_tid = after[i];
 	}
 	if (!b->napi_tid)
-		return fail(err, -ENOENT, "%s: no new NAPI kthread after turning threaded NAPI on",
-			    b->ifname);
+		return xsk_errf(err, -ENOENT, "%s: no new NAPI kthread after turning threaded NAPI on",
+				b->ifname);
 	CPU_ZERO(&set);
 	CPU_SET(b->o.gen_cpu ? 0 : 1, &set);
 	if (sched_setaffinity(b->napi_tid, sizeof(set), &set))
-		return fail(err, -errno, "pinning the NAPI kthread %d: %s",
-			    b->napi_tid, strerror(errno));
+		return xsk_errf(err, -errno, "pinning the NAPI kthread %d: %s",
+				b->napi_tid, strerror(errno));
 	return 0;
 }
 
@@ -256,14 +245,14 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 
 	*bp = NULL;
 	if (o->action > XDP_REDIRECT)
-		return fail(err, -EINVAL, "action %u: not an XDP action",
-			    o->action);
+		return xsk_errf(err, -EINVAL, "action %u: not an XDP action",
+				o->action);
 	if (o->ifname && o->action == XDP_REDIRECT && !o->redirect_to)
-		return fail(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
-			    o->ifname);
+		return xsk_errf(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
+				o->ifname);
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return fail(err, -ENOMEM, "out of memory");
+		return xsk_errf(err, -ENOMEM, "out of memory");
 	b->o = *o;
 	b->link_fd = -1;
 	b->ncpus = libbpf_num_possible_cpus();
@@ -285,8 +274,8 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 		};
 
 		if (b->o.pkt_size > b->o.mtu + 14) {
-			ret = fail(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
-				   b->o.pkt_size, b->o.mtu);
+			ret = xsk_errf(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
+				       b->o.pkt_size, b->o.mtu);
 			goto out;
 		}
 		ret = xenv_create(&b->env, &eo, err);
@@ -303,15 +292,15 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 		snprintf(b->ifname, sizeof(b->ifname), "%s", o->ifname);
 		b->ifindex = if_nametoindex(o->ifname);
 		if (!b->ifindex) {
-			ret = fail(err, -ENODEV, "%s: no such interface",
-				   o->ifname);
+			ret = xsk_errf(err, -ENODEV, "%s: no such interface",
+				       o->ifname);
 			goto out;
 		}
 		if (o->redirect_to) {
 			redirect_ifindex = if_nametoindex(o->redirect_to);
 			if (!redirect_ifindex) {
-				ret = fail(err, -ENODEV, "%s: no such interface (redirect target)",
-					   o->redirect_to);
+				ret = xsk_errf(err, -ENODEV, "%s: no such interface (redirect target)",
+					       o->redirect_to);
 				goto out;
 			}
 		}
@@ -372,20 +361,12 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 			s->net_rx_foreign_ns[cpu] = sc[cpu].net_rx_foreign_ns;
 		}
 	if (b->napi_tid) {
-		uint64_t ns = 0;
+		uint64_t ns;
 
-		/* not a thread of ours: read it through /proc/PID */
-		char path[64];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/schedstat", b->napi_tid);
-		f = fopen(path, "re");
-		if (f) {
-			if (fscanf(f, "%lu", &ns) == 1)
-				s->napi_ns = ns;
-			fclose(f);
-		}
+		if (!thread_cpu_ns(b->napi_tid, &ns))
+			s->napi_ns = ns;
 	}
+
 	return 0;
 }
 
@@ -527,14 +508,14 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	if (b->env && !counted) {
 		g.duration_ns = warmup_ns + duration_ns;
 		if (pthread_create(&th, NULL, gen_thread, &g))
-			return fail(err, -errno, "generator thread: %s",
-				    strerror(errno));
+			return xsk_errf(err, -errno, "generator thread: %s",
+					strerror(errno));
 		sleep_until(mono_ns() + warmup_ns);
 		lt.tid = g.tid;
 	}
 	l0 = calloc(2, sizeof(*l0));
 	if (!l0)
-		return fail(err, -ENOMEM, "out of memory");
+		return xsk_errf(err, -ENOMEM, "out of memory");
 	l1 = l0 + 1;
 	kernel_counts(b, &k0);
 	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
@@ -543,8 +524,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	prev = s0;
 	if (counted && !ret) {
 		if (pthread_create(&th, NULL, gen_thread, &g))
-			return fail(err, -errno, "generator thread: %s",
-				    strerror(errno));
+			return xsk_errf(err, -errno, "generator thread: %s",
+					strerror(errno));
 		pthread_join(th, NULL);
 		/* what is in flight is done within a NAPI poll; 50 ms is ample */
 		sleep_until(mono_ns() + 50000000ULL);
@@ -580,8 +561,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		return g.ret;
 	}
 	if (ret)
-		return fail(err, ret, "reading the program's counters: %s",
-			    strerror(-ret));
+		return xsk_errf(err, ret, "reading the program's counters: %s",
+				strerror(-ret));
 
 	r->duration_ns = cur.t_ns - s0.t_ns;
 	r->packets = cur.packets - s0.packets;

@@ -10,6 +10,7 @@
 
 #include "softirq_cost.h"
 #include "softirq_cost.skel.h"
+#include "xsk_core.h"
 
 struct sirq {
 	struct softirq_cost_bpf *skel;
@@ -17,18 +18,6 @@ struct sirq {
 	struct sirq_cpu *buf;
 	__u32 ids[2];
 };
-
-static int sirq_fail(char *err, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err, 256, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 static __u32 prog_id(struct bpf_program *p)
 {
@@ -48,35 +37,35 @@ int sirq_open(struct sirq **sp, char *err)
 	*sp = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return sirq_fail(err, -ENOMEM, "out of memory");
+		return xsk_errf(err, -ENOMEM, "out of memory");
 	s->ncpus = libbpf_num_possible_cpus();
 	if (s->ncpus <= 0) {
 		ret = s->ncpus ? s->ncpus : -EINVAL;
 		free(s);
-		return sirq_fail(err, ret, "cannot count the possible CPUs");
+		return xsk_errf(err, ret, "cannot count the possible CPUs");
 	}
 	s->buf = calloc(s->ncpus, sizeof(*s->buf));
 	s->skel = softirq_cost_bpf__open();
 	if (!s->buf || !s->skel) {
 		ret = s->buf ? -errno : -ENOMEM;
 		sirq_close(s);
-		return sirq_fail(err, ret, "opening the softirq programs: %s",
-				 strerror(-ret));
+		return xsk_errf(err, ret, "opening the softirq programs: %s",
+				strerror(-ret));
 	}
 	s->skel->rodata->own_tgid = getpid();
 	ret = softirq_cost_bpf__load(s->skel);
 	if (ret) {
 		sirq_close(s);
-		return sirq_fail(err, ret,
-				 "loading the softirq programs: %s (root and CONFIG_BPF_EVENTS needed)",
-				 strerror(-ret));
+		return xsk_errf(err, ret,
+				"loading the softirq programs: %s (root and CONFIG_BPF_EVENTS needed)",
+				strerror(-ret));
 	}
 	ret = softirq_cost_bpf__attach(s->skel);
 	if (ret) {
 		sirq_close(s);
-		return sirq_fail(err, ret,
-				 "attaching to the irq:softirq_entry/exit raw tracepoints: %s",
-				 strerror(-ret));
+		return xsk_errf(err, ret,
+				"attaching to the irq:softirq_entry/exit raw tracepoints: %s",
+				strerror(-ret));
 	}
 	s->ids[0] = prog_id(s->skel->progs.sirq_entry);
 	s->ids[1] = prog_id(s->skel->progs.sirq_exit);

@@ -61,6 +61,18 @@ fail(char *err, int ret, const char *fmt, ...)
 	return ret;
 }
 
+int xsk_errf(char *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err, XSK_ERRLEN, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
 void xsk_ifdriver(const char *ifname, char *buf, size_t len)
 {
 	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };

@@ -300,4 +300,10 @@ void xsk_port_describe(const struct xsk_port *port, char *buf, size_t len);
 /* The driver name from ETHTOOL_GDRVINFO, or "unknown" */
 void xsk_ifdriver(const char *ifname, char *buf, size_t len);
 
+/*
+ * Write a sentence into err (XSK_ERRLEN bytes; may be NULL) and return ret:
+ * the error helper of the core, the environment and lib/.
+ */
+int __printf(3, 4) xsk_errf(char *err, int ret, const char *fmt, ...);
+
 #endif /* XSK_CORE_H */

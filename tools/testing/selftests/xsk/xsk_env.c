@@ -70,19 +70,6 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static int __printf(3, 4)
-env_fail(char *err, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err, XSK_ERRLEN, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 /* Run a command; on failure describe it and what it printed in err */
 static int run_or_fail(char *err, const char *const argv[])
 {
@@ -97,7 +84,7 @@ static int run_or_fail(char *err, const char *const argv[])
 		n += snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "",
 			      argv[i]);
 	out[strcspn(out, "\n")] = '\0';
-	return env_fail(err, -EIO, "'%s' failed: %s", cmd, out);
+	return xsk_errf(err, -EIO, "'%s' failed: %s", cmd, out);
 }
 
 static void netns_del(const char *name)
@@ -246,11 +233,11 @@ static int setup_side(struct xsk_env *env, int side, char *err)
 	snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", env->ns[side]);
 	env->ns_fd[side] = open(path, O_RDONLY | O_CLOEXEC);
 	if (env->ns_fd[side] < 0)
-		return env_fail(err, -errno, "open %s: %s", path,
+		return xsk_errf(err, -errno, "open %s: %s", path,
 				strerror(errno));
 	ret = xenv_enter(env, side);
 	if (ret)
-		return env_fail(err, ret, "setns %s: %s", env->ns[side],
+		return xsk_errf(err, ret, "setns %s: %s", env->ns[side],
 				strerror(-ret));
 	/* Quiet links: no IPv6 autoconfiguration, router or MLD traffic */
 	write_sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
@@ -294,17 +281,17 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 
 	env->pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (env->pkt_fd < 0)
-		return env_fail(err, -errno, "socket(AF_PACKET): %s",
+		return xsk_errf(err, -errno, "socket(AF_PACKET): %s",
 				strerror(errno));
 	if (bind(env->pkt_fd, (struct sockaddr *)&sll, sizeof(sll)))
-		return env_fail(err, -errno, "bind AF_PACKET to %s: %s",
+		return xsk_errf(err, -errno, "bind AF_PACKET to %s: %s",
 				env->ifname[XENV_PEER], strerror(errno));
 	if (o->no_peer_prog)
 		return 0;
 
 	env->peer_skel = xsk_prog_bpf__open_and_load();
 	if (!env->peer_skel)
-		return env_fail(err, -errno, "loading the peer's XDP program: %s",
+		return xsk_errf(err, -errno, "loading the peer's XDP program: %s",
 				strerror(errno));
 	for (i = 0, side = XENV_PEER; side < env->nr_if; i++, side += 2) {
 		struct bpf_program *prog = o->peer_drop ?
@@ -317,7 +304,7 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 						       env->ifindex[side],
 						       BPF_XDP, &lopts);
 		if (env->peer_link_fd[i] < 0)
-			return env_fail(err, -errno, "native XDP on the peer %s: %s",
+			return xsk_errf(err, -errno, "native XDP on the peer %s: %s",
 					env->ifname[side], strerror(errno));
 	}
 	return 0;
@@ -351,7 +338,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 
 	env = calloc(1, sizeof(*env));
 	if (!env)
-		return env_fail(err, -ENOMEM, "out of memory");
+		return xsk_errf(err, -ENOMEM, "out of memory");
 	for (side = 0; side < 2; side++) {
 		env->ns_fd[side] = -1;
 		env->peer_link_fd[side] = -1;
@@ -364,7 +351,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	env->home_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (env->home_fd < 0) {
 		free(env);
-		return env_fail(err, -errno, "/proc/self/ns/net: %s",
+		return xsk_errf(err, -errno, "/proc/self/ns/net: %s",
 				strerror(errno));
 	}
 	env->next = live_envs;
@@ -406,7 +393,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		if (!ret)
 			ret = wait_running(env->ifname[side]);
 		if (ret)
-			env_fail(err, ret, "%s did not come up: %s",
+			xsk_errf(err, ret, "%s did not come up: %s",
 				 env->ifname[side], strerror(-ret));
 		env->ifindex[side] = if_nametoindex(env->ifname[side]);
 	}
