@@ -297,11 +297,10 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 			       (unsigned long long)r->lost_xmit_errors,
 			       (unsigned long long)r->lost_rx_drops);
 	}
-	printf("  kernel       ethtool xdp_packets %llu, /proc/net/dev rx %llu, Ip InReceives %llu%s\n",
+	printf("  kernel       ethtool xdp_packets %llu, /proc/net/dev rx %llu, Ip InReceives %llu\n",
 	       (unsigned long long)r->ethtool_xdp_packets,
 	       (unsigned long long)r->netdev_rx_packets,
-	       (unsigned long long)r->stack_ip_in,
-	       rxq_bench_own_env(b) ? "" : "");
+	       (unsigned long long)r->stack_ip_in);
 	if (rxq_bench_own_env(b) && (o->action == XDP_TX ||
 				     o->action == XDP_REDIRECT))
 		printf("               back at the peer: %llu\n",

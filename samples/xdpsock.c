@@ -224,7 +224,6 @@ struct generator {
 	struct xsk_env *env;
 	__u32 pkt_size;
 	int cpu;
-	pid_t tid;
 	int last_cpu;
 	__u64 sent;
 	int err;
@@ -237,7 +236,6 @@ static void *gen_thread(void *arg)
 	unsigned int i;
 	int n;
 
-	g->tid = syscall(SYS_gettid);
 	pin_self(g->cpu);
 	for (i = 0; i < GEN_BATCH; i++)
 		xsk_pkt_build(frames + i * g->pkt_size, g->pkt_size,
