@@ -578,8 +578,10 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		if (d > cur.net_rx_ns[r->rx_cpu] - s0.net_rx_ns[r->rx_cpu])
 			r->rx_cpu = cpu;
 	}
-	if (b->napi_tid)
+	if (b->napi_tid) {
 		r->cpu_ns += cur.napi_ns - s0.napi_ns;
+		r->rx_cpu = thread_last_cpu(b->napi_tid);
+	}
 	r->ns_per_pkt = r->packets ? (double)r->cpu_ns / r->packets : 0;
 	r->ethtool_xdp_packets = k1.xdp_packets - k0.xdp_packets;
 	r->netdev_rx_packets = k1.netdev_rx - k0.netdev_rx;
