@@ -154,9 +154,10 @@ k format-patch -q --zero-commit --cover-letter --base=baseline \
 	-o "$tmp/p" baseline..HEAD
 cover=("$tmp"/p/0000-cover-letter.patch)
 subject=$(sed -n '1p' "$out/cover-letter.in")
-python3 - "${cover[0]}" "$out/cover-letter.in" <<'EOF'
-import sys
-cover, src = sys.argv[1], sys.argv[2]
+last=$(ls "$tmp"/p/*.patch | tail -1)
+python3 - "${cover[0]}" "$out/cover-letter.in" "$last" <<'EOF'
+import re, sys
+cover, src, last = sys.argv[1], sys.argv[2], sys.argv[3]
 lines = open(src).read().split('\n')
 subject, body = lines[0], '\n'.join(lines[1:]).strip('\n')
 text = open(cover).read()
@@ -164,6 +165,10 @@ if '*** SUBJECT HERE ***' not in text or '*** BLURB HERE ***' not in text:
     sys.exit('kernel-patches: git format-patch cover letter has no placeholders')
 text = text.replace('*** SUBJECT HERE ***', subject)
 text = text.replace('*** BLURB HERE ***', body)
+# The date of the last patch, not of the run: an unchanged series
+# regenerates byte for byte
+date = re.search(r'^Date: .*$', open(last).read(), re.M).group(0)
+text = re.sub(r'^Date: .*$', date, text, count=1, flags=re.M)
 open(cover, 'w').write(text)
 EOF
 mv "${cover[0]}" "$tmp/p/0000-cover-letter.txt"

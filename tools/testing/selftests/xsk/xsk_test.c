@@ -639,7 +639,7 @@ FIXTURE_SETUP(nic)
 		ret = xenv_devs_from_env(&o, self->devs, sizeof(self->devs),
 					 self->err);
 		if (ret == -ENOENT)
-			SKIP(return, "XSK_DEVS unset: set XSK_DEVS=\"DUT PEER\" (two connected NICs) for the real-driver tests");
+			SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
 		ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
 	}
 	ASSERT_EQ(0, xenv_create(&self->env, &o, self->err))
