@@ -8,6 +8,13 @@
 # make bench-peers  compare with xdp-tools (RUNS=3); a benchmark, not a test
 # make clean    remove build/ and the installed framework
 #
+# The kernel pipeline (Documentation/kernel_pipeline.rst):
+# make kernel-tree   kernel/: the pinned baseline (tag baseline) + git am patches/
+# make patches       patches/ from kernel/'s commits, the selftests and docs; checked
+# make series-check  git am, checkpatch --strict and every prefix builds
+# make kernel        the test kernel (tinyconfig + selftests config + VM fragment)
+# make vm-check      boot it under QEMU: the selftests on veth and on two igb NICs
+#
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
 include KERNEL_PIN
@@ -27,12 +34,13 @@ export CC
 
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
-.PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help
+.PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help \
+	kernel-deps kernel-tree patches series-check kernel vm-check
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,12s/^# \{0,1\}//p' Makefile
+	@sed -n '3,20s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -128,6 +136,27 @@ bench-peers: deps all
 compare: $(BIN)/xdp_compare
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=a.json B=b.json" >&2; exit 2; }
 	@$(BIN)/xdp_compare "$(A)" "$(B)"
+
+# The kernel pipeline: kernel/ is the work tree, patches/ the series
+kernel-deps:
+	@scripts/kernel-deps.sh
+
+kernel-tree: kernel-deps
+	@scripts/kernel-tree.sh
+
+patches: kernel-tree
+	@scripts/kernel-patches.sh
+
+series-check: kernel-tree
+	@scripts/kernel-series-check.sh
+
+kernel: kernel-tree
+	@scripts/kernel-build.sh
+
+# The guest runs the host's build of the suite over the shared root
+VM_TIMEOUT ?= 900
+vm-check: kernel selftests
+	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) -- scripts/vm-selftests.sh
 
 clean:
 	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*

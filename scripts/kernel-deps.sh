@@ -36,8 +36,9 @@ need_qemu=0
 [ -n "$v" ] && [ "$v" -ge $qemu_min ] || need_qemu=1
 
 [ ${#missing[@]} -eq 0 ] && [ $need_qemu -eq 0 ] && exit 0
-[ "$(id -u)" -eq 0 ] ||
-	die "missing: ${missing[*]} ${need_qemu:+qemu-system-x86 >= $qemu_min}; run as root"
+[ $need_qemu -eq 1 ] && missing_all=("${missing[@]}" "qemu-system-x86>=$qemu_min") ||
+	missing_all=("${missing[@]}")
+[ "$(id -u)" -eq 0 ] || die "missing: ${missing_all[*]}; run as root"
 
 export DEBIAN_FRONTEND=noninteractive
 if [ ${#missing[@]} -gt 0 ]; then

@@ -46,7 +46,8 @@ echo "series-check: git am: ${#series[@]} patches apply on the baseline" >&2
 # 2. checkpatch, from the baseline's own scripts
 bad=0
 for p in "${series[@]}"; do
-	res=$(cd "$wt" && perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
+	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py
+	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
 	if [ -n "$res" ]; then
 		echo "series-check: checkpatch --strict: $(basename "$p"):" >&2
 		echo "$res" >&2

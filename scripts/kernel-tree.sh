@@ -9,7 +9,8 @@
 # Kernel work is done as commits in kernel/ and saved with `make patches`.
 # An existing kernel/ is kept: if its commits after the baseline are the
 # series already (same patch ids), nothing is done; if it has none, the
-# series is applied; otherwise it says so and stops, so that no work is lost.
+# series is applied; otherwise it is used as it is (work not yet saved with
+# `make patches`), and a note says so: no work is ever overwritten.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,7 +64,8 @@ if [ -d "$tree/.git" ]; then
 		echo "kernel-tree: kernel/ has the series (${#series[@]} patches) on the baseline" >&2
 		exit 0
 	fi
-	die "kernel/ has $have commits after the baseline that differ from patches/: run \`make patches\` to save them, or remove kernel/ to start again from patches/"
+	echo "kernel-tree: note: kernel/ has $have commits after the baseline that differ from patches/; using kernel/ as it is (\`make patches\` saves them; remove kernel/ to start again from patches/)" >&2
+	exit 0
 fi
 [ -e "$tree" ] && die "kernel/ exists but is not a git tree: move it away"
 
