@@ -10,8 +10,10 @@
 #   2. `scripts/checkpatch.pl --strict` passes on every patch with no error,
 #      warning or check;
 #   3. (unless --no-build) every prefix of the series builds: the test kernel
-#      (scripts/kernel-build.sh, incremental, into build/kbuild-series) and,
-#      when the patch touches them, the selftests.
+#      (scripts/kernel-build.sh, incremental, into build/kbuild-series) from
+#      the first patch that touches what the kernel is built from (not only
+#      tools/, Documentation/ or MAINTAINERS) on, and, when the patch touches
+#      them, the selftests.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,13 +64,20 @@ echo "series-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
 # 3. every prefix builds
 mapfile -t commits < <(git -C "$wt" rev-list --reverse baseline..HEAD)
 i=0
+kbuilt=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	git -C "$wt" checkout -q --detach "$c"
 	echo "series-check: [$i/${#commits[@]}] $(git -C "$wt" log -1 --format=%s)" >&2
-	"$top/scripts/kernel-build.sh" "$wt" "$top/build/kbuild-series" ||
-		die "the kernel does not build at patch $i"
-	if git -C "$wt" diff --name-only "$c~1" "$c" | grep -q '^tools/testing/selftests/xsk/'; then
+	files=$(git -C "$wt" diff --name-only "$c~1" "$c")
+	# The kernel once the series first touches what it is built from
+	if [ $kbuilt -eq 1 ] ||
+	   echo "$files" | grep -q -v -e '^tools/' -e '^Documentation/' -e '^MAINTAINERS$'; then
+		"$top/scripts/kernel-build.sh" "$wt" "$top/build/kbuild-series" ||
+			die "the kernel does not build at patch $i"
+		kbuilt=1
+	fi
+	if echo "$files" | grep -q '^tools/testing/selftests/xsk/'; then
 		o="$top/build/series-selftests"
 		rm -rf "$o"
 		mkdir -p "$o"
@@ -78,4 +87,5 @@ for c in "${commits[@]}"; do
 		}
 	fi
 done
+[ $kbuilt -eq 1 ] || echo "series-check: no patch touches the kernel's own sources: no kernel build needed" >&2
 echo "series-check: every prefix builds (${#commits[@]} patches)" >&2
