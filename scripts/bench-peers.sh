@@ -93,6 +93,15 @@ if [ "${1:-}" = "--inside" ]; then
 		ip netns exec "$peer" "$bin/xdp_trafficgen" -i "$XDP_ENV_PEER_IF" \
 			--dst-mac "$XDP_ENV_DUT_MAC" -d $((secs + 2)) >/dev/null 2>&1
 	}
+	# CMD... while xdp_trafficgen sends, from half a second before
+	on_traffic() {
+		local g
+		tg_ours &
+		g=$!
+		sleep 0.5
+		"$@" || true
+		wait $g || true
+	}
 	tg_theirs() {
 		chrooted "$peer" $((secs + 2)) xdp-trafficgen udp \
 			-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF" >/dev/null 2>&1 || true
@@ -129,20 +138,12 @@ if [ "${1:-}" = "--inside" ]; then
 		*) theirs=("$act" "$XDP_ENV_DUT_IF"); ours=(-a "$act") ;;
 		esac
 		for i in $(seq "$runs"); do
-			tg_ours &
-			g=$!
-			sleep 0.5
-			ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
+			on_traffic ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
 				"${ours[@]}" -d "$secs" --warmup 0 --no-prog-cost --no-cost \
-				>"$tmp/ours" 2>&1 || true
-			wait $g || true
+				>"$tmp/ours" 2>&1
 			a+=("$(ours_rx "$tmp/ours")")
-			tg_ours &
-			g=$!
-			sleep 0.5
-			chrooted "$dut" "$secs" xdp-bench "${theirs[0]}" -i 1 \
-				"${theirs[@]:1}" >"$tmp/theirs" 2>&1 || true
-			wait $g || true
+			on_traffic chrooted "$dut" "$secs" xdp-bench "${theirs[0]}" -i 1 \
+				"${theirs[@]:1}" >"$tmp/theirs" 2>&1
 			b+=("$(bench_rx "$tmp/theirs")")
 			echo "   $act run $i: ours ${a[-1]} pps, xdp-bench ${b[-1]} pps" >&2
 		done
@@ -160,14 +161,10 @@ if [ "${1:-}" = "--inside" ]; then
 	a=() b=()
 	for i in $(seq "$runs"); do
 		for side in with without; do
-			tg_ours &
-			g=$!
-			sleep 0.5
-			ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
+			on_traffic ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
 				-d "$secs" --warmup 0 --no-prog-cost \
 				$([ $side = without ] && echo --no-cost) \
-				>"$tmp/ours" 2>&1 || true
-			wait $g || true
+				>"$tmp/ours" 2>&1
 			r=$(ours_rx "$tmp/ours")
 			[ $side = with ] && a+=("$r") || b+=("$r")
 			echo "   run $i $side tracepoints: $r pps" >&2
@@ -197,21 +194,13 @@ if [ "${1:-}" = "--inside" ]; then
 		a=() b=() o=() t=()
 		[ "$mode" = poll ] && o=("$ours_poll") t=(-p)
 		for i in $(seq "$runs"); do
-			tg_ours &
-			g=$!
-			sleep 0.5
-			ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" \
+			on_traffic ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" \
 				-r -N -c --app-cpu 1 -d "$secs" "${o[@]}" \
-				>"$tmp/ours" 2>&1 || true
-			wait $g || true
+				>"$tmp/ours" 2>&1
 			ra=$(xdpsock_rx "$tmp/ours")
-			tg_ours &
-			g=$!
-			sleep 0.5
-			cpu=1 chrooted "$dut" "$secs" xdp-bench xsk-drop -C copy \
+			cpu=1 on_traffic chrooted "$dut" "$secs" xdp-bench xsk-drop -C copy \
 				-A native -i 1 "${t[@]}" "$XDP_ENV_DUT_IF" \
-				>"$tmp/theirs" 2>&1 || true
-			wait $g || true
+				>"$tmp/theirs" 2>&1
 			rb=$(xsk_rx "$tmp/theirs")
 			echo "   $mode run $i: xdpsock ${ra:-no rate} pps, xdp-bench ${rb:-no rate} pps" >&2
 			[ -n "$ra" ] && a+=("$ra") || tail -n 3 "$tmp/ours" >&2

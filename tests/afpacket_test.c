@@ -125,6 +125,23 @@ static void send_n(struct __test_metadata *_metadata, struct xsk_env *env,
 	EXPECT_EQ((__u64)N_TX * len, c.rx_bytes);
 }
 
+/* Both fixtures: the veth pair, and the sockets a test opened on it */
+static void pair_up(struct __test_metadata *_metadata, struct xsk_env **env,
+		    char *err)
+{
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, xenv_create(env, NULL, err)) TH_LOG("%s", err);
+}
+
+static void pair_down(struct xsk_env *env, struct afp_sock *sock,
+		      struct afp_sock *peer)
+{
+	afp_close(sock);
+	afp_close(peer);
+	xenv_destroy(env);
+}
+
 FIXTURE(afp) {
 	struct xsk_env *env;
 	struct afp_sock *sock;
@@ -157,17 +174,12 @@ FIXTURE_VARIANT_ADD(afp, mmsg) {
 
 FIXTURE_SETUP(afp)
 {
-	if (geteuid())
-		SKIP(return, "needs root");
-	ASSERT_EQ(0, xenv_create(&self->env, NULL, self->err))
-		TH_LOG("%s", self->err);
+	pair_up(_metadata, &self->env, self->err);
 }
 
 FIXTURE_TEARDOWN(afp)
 {
-	afp_close(self->sock);
-	afp_close(self->peer);
-	xenv_destroy(self->env);
+	pair_down(self->env, self->sock, self->peer);
 }
 
 TEST_F(afp, exact_frames)
@@ -275,10 +287,7 @@ FIXTURE_VARIANT_ADD(fallback, tx_v3_by_name_refused) {
 
 FIXTURE_SETUP(fallback)
 {
-	if (geteuid())
-		SKIP(return, "needs root");
-	ASSERT_EQ(0, xenv_create(&self->env, NULL, self->err))
-		TH_LOG("%s", self->err);
+	pair_up(_metadata, &self->env, self->err);
 	/* each test runs in its own process: the variable stays there */
 	if (variant->env)
 		ASSERT_EQ(0, setenv("AFP_REFUSE", variant->env, 1));
@@ -286,9 +295,7 @@ FIXTURE_SETUP(fallback)
 
 FIXTURE_TEARDOWN(fallback)
 {
-	afp_close(self->sock);
-	afp_close(self->peer);
-	xenv_destroy(self->env);
+	pair_down(self->env, self->sock, self->peer);
 }
 
 TEST_F(fallback, injected)
