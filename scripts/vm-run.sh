@@ -19,7 +19,8 @@
 #   --timeout SEC     kill a guest that has not finished (default 900)
 #   --icount          -icount shift=0,sleep=off: the guest clock advances
 #                     one ns per guest instruction
-#   --smp N           guest CPUs (default 2)
+#   --smp N           guest CPUs (default 1: without ACPI the guest finds
+#                     its CPUs in the MP table, which lists one here)
 #   --log FILE        the guest's console (default build/vm/console.log)
 set -euo pipefail
 
@@ -27,7 +28,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 timeout=900
 icount=0
-smp=2
+smp=1
 log="$top/build/vm/console.log"
 
 die() { echo "vm-run: $*" >&2; exit 2; }

@@ -603,6 +603,12 @@ TEST_F(multiq, best_effort_all_queues)
 
 #define COMP_FRAMES	512U	/* frames sent, twice the TX/completion ring */
 #define COMP_RING	256U
+/*
+ * A NIC drops what arrives while its RX ring has no buffers, as QEMU's igb
+ * does: exact delivery is tested in batches that fit, each received before
+ * the next is sent
+ */
+#define NIC_BATCH	50U
 
 FIXTURE(nic) {
 	struct xsk_env *env;
@@ -707,10 +713,27 @@ static void peer_recv(int fd, __u32 want, __u32 len, __u32 first,
 	}
 }
 
+/*
+ * Open the port; a zero-copy driver takes the fill ring's frames into its
+ * RX ring when woken, so give it the wakeup it asks for, and a moment
+ */
+static int nic_open(struct xsk_env *env, struct xsk_port **port,
+		    enum xsk_mode mode, const struct xsk_socket_opts *so,
+		    char *err)
+{
+	int ret = open_port(env, port, mode, so, err);
+
+	if (!ret) {
+		xsk_kick_fill((*port)->socks[0]);
+		usleep(QUIET_MS * 1000);
+	}
+	return ret;
+}
+
 TEST_F(nic, bind_mode)
 {
-	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
-			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
 	EXPECT_EQ((__u64)variant->mode, self->port->mode);
 	EXPECT_EQ(variant->mode == XSK_MODE_NATIVE_ZC,
 		  xdp_options_zc(self->port->socks[0]->fd));
@@ -720,41 +743,54 @@ TEST_F(nic, bind_mode)
 
 TEST_F(nic, rx_exact)
 {
+	__u32 i, packets = 0, bad = 0;
 	struct rx_result r;
 
-	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
-			       self->err)) TH_LOG("%s", self->err);
-	ASSERT_EQ(0, send_frames(self->env, NR_PKTS, PKT_LEN, 0));
-	recv_frames(self->port->socks[0], NR_PKTS, PKT_LEN, 1, 0, &r);
-	EXPECT_EQ(NR_PKTS, r.packets);
-	EXPECT_EQ(0U, r.bad_len);
-	EXPECT_EQ(0U, r.bad_payload);
-	EXPECT_EQ(0U, r.out_of_order);
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
+		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
+		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	EXPECT_EQ(NR_PKTS, packets);
+	EXPECT_EQ(0U, bad);
 }
 
 TEST_F(nic, tx_exact)
 {
+	__u32 i, j, packets = 0, bad = 0;
 	unsigned char frame[PKT_LEN];
 	struct xsk_socket *xs;
 	struct rx_result r;
-	__u32 i;
+	__u64 deadline;
 
-	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
-			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
 	xs = self->port->socks[0];
-	for (i = 0; i < NR_PKTS; i++) {
-		xsk_pkt_build(frame, sizeof(frame), self->env->mac[XENV_PEER],
-			      self->env->mac[XENV_DUT], 3000, i);
-		while (xsk_tx_packet(xs, frame, sizeof(frame)) == -EAGAIN) {
-			xsk_kick_tx(xs);
-			xsk_comp_reclaim(xs);
+	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
+		for (j = i; j < i + NIC_BATCH; j++) {
+			xsk_pkt_build(frame, sizeof(frame),
+				      self->env->mac[XENV_PEER],
+				      self->env->mac[XENV_DUT], 3000, j);
+			ASSERT_EQ(0, xsk_tx_packet(xs, frame, sizeof(frame)));
 		}
+		/* Zero-copy drivers transmit from NAPI: kick until done */
+		deadline = now_ms() + RX_WAIT_MS;
+		while (xs->stats.tx_completed < i + NIC_BATCH &&
+		       now_ms() < deadline) {
+			xsk_kick_tx(xs);
+			if (!xsk_comp_reclaim(xs))
+				usleep(1000);
+		}
+		EXPECT_EQ(i + NIC_BATCH, xs->stats.tx_completed);
+		peer_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
 	}
-	peer_recv(self->peer_fd, NR_PKTS, PKT_LEN, 0, &r);
-	EXPECT_EQ(NR_PKTS, r.packets);
-	EXPECT_EQ(0U, r.bad_len);
-	EXPECT_EQ(0U, r.bad_payload);
-	EXPECT_EQ(0U, r.out_of_order);
+	EXPECT_EQ(NR_PKTS, packets);
+	EXPECT_EQ(0U, bad);
 }
 
 /*
@@ -777,8 +813,8 @@ TEST_F(nic, completions_exact)
 	struct rx_result r;
 	__u32 i, n;
 
-	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
-			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
 	xs = self->port->socks[0];
 	ASSERT_LE(COMP_FRAMES, xs->nr_free);
 	memset(done, 0, sizeof(done));
@@ -833,10 +869,14 @@ TEST_F(nic, completions_exact)
 	xsk_kick_tx(xs);
 	usleep(QUIET_MS * 1000);
 	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
+	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
 	peer_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, &r);
-	EXPECT_EQ(COMP_FRAMES, r.packets);
+	EXPECT_GE(COMP_FRAMES, r.packets);
 	EXPECT_EQ(0U, r.bad_payload);
-	EXPECT_EQ(0U, r.out_of_order);
+	if (!variant->devs) {
+		EXPECT_EQ(COMP_FRAMES, r.packets);
+		EXPECT_EQ(0U, r.out_of_order);
+	}
 }
 
 /*
@@ -854,10 +894,12 @@ TEST_F(nic, fill_starvation_recovery)
 	struct rx_result r;
 	__u32 i, got;
 
-	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
-			       self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
 	xs = self->port->socks[0];
 	ASSERT_EQ(0, send_frames(self->env, 100, PKT_LEN, 0));
+	usleep(2 * QUIET_MS * 1000);
+	xsk_kick_fill(xs);	/* if the driver asks (zero-copy) */
 	usleep(2 * QUIET_MS * 1000);
 	EXPECT_EQ(32U, xring_cons_nb_avail(&xs->rx, 1024));
 	recv_frames(xs, 32, PKT_LEN, 1, 0, &r);
@@ -964,7 +1006,8 @@ static char links_before[8192], netns_before[8192];
 
 static void snapshot(char *links, char *netns, size_t len)
 {
-	const char *const l[] = { "ip", "-br", "link", NULL };
+	/* Sorted: a device that went away and came back is listed last */
+	const char *const l[] = { "sh", "-c", "ip -br link | sort", NULL };
 	const char *const n[] = { "ip", "netns", "list", NULL };
 
 	xenv_run(links, len, l);
