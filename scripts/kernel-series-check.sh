@@ -6,7 +6,8 @@
 #
 #   1. on a fresh copy of the baseline (a work tree of kernel/ at the
 #      `baseline` tag, under build/series-check), `git am patches/*.patch`
-#      applies every patch cleanly;
+#      applies every patch cleanly, and the result has the project's
+#      selftests and kernel docs as they are (else patches/ is stale);
 #   2. `scripts/checkpatch.pl --strict` passes on every patch with no error,
 #      warning or check;
 #   3. (unless --no-build) every prefix of the series builds: the test kernel
@@ -44,6 +45,14 @@ fi
 git -C "$wt" am --quiet "${series[@]}" ||
 	die "git am patches/*.patch does not apply on the baseline (see git -C $wt am --show-current-patch)"
 echo "series-check: git am: ${#series[@]} patches apply on the baseline" >&2
+
+# The series carries the project's selftests and kernel docs as they are now
+stale=()
+while IFS= read -r f; do
+	cmp -s "$top/$f" "$wt/$f" || stale+=("$f")
+done < <(git -C "$top" ls-files tools/testing/selftests/xsk Documentation/networking)
+[ ${#stale[@]} -eq 0 ] ||
+	die "patches/ is older than ${stale[*]}: run \`make patches\`"
 
 # 2. checkpatch, from the baseline's own scripts
 bad=0
