@@ -9,8 +9,9 @@
 #
 # The C files the series (baseline..HEAD) touches are compiled again with
 # W=1, and any warning there fails the build.  ccache is used when present
-# (its own directory: incremental and repeated builds are fast), and the
-# build's time stamp, user and host are fixed so that its hits survive.
+# (its own directory, paths relative to the project: incremental builds,
+# and builds in another clone of the project, are fast), and the build's
+# time stamp, user and host are fixed so that its hits survive.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +35,10 @@ kmake=(make -s -C "$tree" O="$out" ARCH=x86_64 -j"$jobs")
 if command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache-xdp-cost}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	# Paths under the project are hashed relative to it (the kernel's
+	# -fmacro-prefix-map keeps them out of the objects): another clone
+	# of the project hits the same cache entries
+	export CCACHE_BASEDIR=$top
 	kmake+=(CC="ccache gcc")
 fi
 
