@@ -11,16 +11,26 @@ export HOME=/root TERM=dumb LANG=C.UTF-8
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
-for d in /tmp /run /var/tmp /root; do
+top=$(sed -n 's/.*vm_top=\([^ ]*\).*/\1/p' /proc/cmdline)
+
+# Writable /run, /tmp, /var/tmp, /root; the host's root stays reachable
+# under /run/host, so a project inside one of them (a clone in /tmp) is
+# bound back in place
+mount -t tmpfs -o mode=755 tmpfs /run
+mkdir -p /run/host /run/netns /run/lock
+mount --rbind / /run/host
+for d in /tmp /var/tmp /root; do
 	mount -t tmpfs -o mode=1777 tmpfs "$d"
 done
-mkdir -p /run/netns /run/lock
+if [ ! -d "$top" ] && [ -d "/run/host$top" ]; then
+	mkdir -p "$top"
+	mount --bind "/run/host$top" "$top"
+fi
 mount -t tmpfs tmpfs /var/lib/dhcp 2>/dev/null
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 vmout /mnt ||
 	echo "vm-init: cannot mount the output share" >&2
 export VM_OUT=/mnt
 
-top=$(sed -n 's/.*vm_top=\([^ ]*\).*/\1/p' /proc/cmdline)
 ip link set lo up
 
 # The igb NICs, in PCI order: the first is the dut, the second the peer
