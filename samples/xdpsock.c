@@ -390,11 +390,11 @@ static void report_json(const struct config *cfg, const struct xsk_bench *b,
 	json_kv_u64(&j, "tx_packets", r->d.tx_packets);
 	json_kv_u64(&j, "tx_completed", r->d.tx_completed);
 	json_key(&j, "delivered");
-	if (r->peer_known)
+	if (r->peer_known && o->kind != XSKB_RXDROP)
 		json_u64(&j, r->peer.packets);
 	else
 		json_null(&j);
-	if (r->peer_known) {
+	if (r->peer_known && o->kind != XSKB_RXDROP) {
 		json_key(&j, "peer");
 		json_begin_object(&j);
 		json_kv_u64(&j, "packets", r->peer.packets);
