@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,6 +596,17 @@ static __u64 net_rx(struct xsk_bench *b, struct sirq_cpu *sc)
 	return sum;
 }
 
+/*
+ * The calling thread's schedstat time, brought up to date: schedstat shows
+ * the running task's time as of its last accounting (a tick or a switch);
+ * sched_yield() accounts it now
+ */
+static void own_cpu_ns(pid_t tid, uint64_t *ns)
+{
+	sched_yield();
+	thread_cpu_ns(tid, ns);
+}
+
 /* Wait until the peer has counted expect, or its count stood still */
 static void peer_settle(struct xsk_bench *b, __u64 expect)
 {
@@ -690,7 +702,7 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	snap(b, &c, &s0);
 	peer_read(b, &p0);
 	r->net_rx_ns = net_rx(b, sc0);
-	thread_cpu_ns(tid, &cpu0);
+	own_cpu_ns(tid, &cpu0);
 	prev = s0;
 	next = start + (interval_ns ?: end - start);
 	idle_since = start;
@@ -724,7 +736,7 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			snap(b, &c, &s0);
 			peer_read(b, &p0);
 			r->net_rx_ns = net_rx(b, sc0);
-			thread_cpu_ns(tid, &cpu0);
+			own_cpu_ns(tid, &cpu0);
 			tx_kicks0 = b->xs ? b->xs->stats.tx_kicks : 0;
 			rx_kicks0 = b->rx_kicks;
 			b->rx_bad = b->rx_bytes = 0;
@@ -742,7 +754,7 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			      now >= start + duration_ns : now >= end)
 			break;
 	}
-	thread_cpu_ns(tid, &cpu1);
+	own_cpu_ns(tid, &cpu1);
 	r->net_rx_ns = net_rx(b, sc1) - r->net_rx_ns;
 	snap(b, &c, &cur);
 	r->app_cpu = thread_last_cpu(tid);
