@@ -647,9 +647,9 @@ static bool count_done(struct xsk_bench *b, const struct counters *c,
 	return g->done && idle;
 }
 
-int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
-	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
-	     const volatile int *stop, struct xskb_result *r, char *err)
+static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
+	       __u64 interval_ns, xskb_tick_fn tick, void *ctx,
+	       const volatile int *stop, struct xskb_result *r, char *err)
 {
 	bool counted = b->o.count && (b->env || b->o.kind == XSKB_TXONLY);
 	bool gen = b->env && b->o.kind != XSKB_TXONLY;
@@ -841,4 +841,21 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->gen_method = g.res.method;
 	r->gen_cpu = gen ? g.last_cpu : -1;
 	return 0;
+}
+
+/* The calling thread is pinned to app_cpu for the run only */
+int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
+	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
+	     const volatile int *stop, struct xskb_result *r, char *err)
+{
+	bool restore;
+	cpu_set_t set;
+	int ret;
+
+	restore = !sched_getaffinity(0, sizeof(set), &set);
+	ret = run(b, warmup_ns, duration_ns, interval_ns, tick, ctx, stop, r,
+		  err);
+	if (restore)
+		sched_setaffinity(0, sizeof(set), &set);
+	return ret;
 }
