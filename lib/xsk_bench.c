@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -607,6 +608,21 @@ static void own_cpu_ns(pid_t tid, uint64_t *ns)
 	thread_cpu_ns(tid, ns);
 }
 
+/*
+ * AF_PACKET: frames dropped since the last call (PACKET_STATISTICS is reset
+ * by reading it; TPACKET_V3's struct starts as the others')
+ */
+static __u64 afp_drops(struct xsk_bench *b)
+{
+	struct tpacket_stats_v3 st = {};
+	socklen_t len = sizeof(st);
+
+	if (!b->afp || getsockopt(afp_fd(b->afp), SOL_PACKET,
+				  PACKET_STATISTICS, &st, &len))
+		return 0;
+	return st.tp_drops;
+}
+
 /* Wait until the peer has counted expect, or its count stood still */
 static void peer_settle(struct xsk_bench *b, __u64 expect)
 {
@@ -701,6 +717,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	in_window = !warmup_ns;
 	snap(b, &c, &s0);
 	peer_read(b, &p0);
+	afp_drops(b);
 	r->net_rx_ns = net_rx(b, sc0);
 	own_cpu_ns(tid, &cpu0);
 	prev = s0;
@@ -735,6 +752,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			in_window = true;
 			snap(b, &c, &s0);
 			peer_read(b, &p0);
+			afp_drops(b);
 			r->net_rx_ns = net_rx(b, sc0);
 			own_cpu_ns(tid, &cpu0);
 			tx_kicks0 = b->xs ? b->xs->stats.tx_kicks : 0;
@@ -757,6 +775,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	own_cpu_ns(tid, &cpu1);
 	r->net_rx_ns = net_rx(b, sc1) - r->net_rx_ns;
 	snap(b, &c, &cur);
+	r->drops = afp_drops(b);
 	r->app_cpu = thread_last_cpu(tid);
 	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - tx_kicks0;
 	r->rx_kicks = b->rx_kicks - rx_kicks0;
@@ -789,6 +808,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->d.tx_packets = cur.tx_packets - s0.tx_packets;
 	r->d.tx_completed = cur.tx_completed - s0.tx_completed;
 	r->d.st.rx_dropped = cur.st.rx_dropped - s0.st.rx_dropped;
+	if (b->xs)
+		r->drops = r->d.st.rx_dropped;
 	r->d.st.rx_invalid_descs = cur.st.rx_invalid_descs - s0.st.rx_invalid_descs;
 	r->d.st.tx_invalid_descs = cur.st.tx_invalid_descs - s0.st.tx_invalid_descs;
 	r->d.st.rx_ring_full = cur.st.rx_ring_full - s0.st.rx_ring_full;

@@ -74,6 +74,8 @@ struct xskb_result {
 	const char *counted_at;	/* "app rx", "peer", "tx completions" */
 	double pps;
 	struct xskb_snap d;	/* the window's deltas */
+	__u64 drops;		/* the socket's: XDP_STATISTICS rx_dropped,
+				 * or AF_PACKET's PACKET_STATISTICS tp_drops */
 	__u64 rx_bytes;		/* with verify (rxdrop) */
 	__u64 rx_bad;		/* with verify: wrong length or bytes */
 	__u64 tx_kicks, rx_kicks;

@@ -443,7 +443,6 @@ struct stack_summary {
 	struct stats_summary mpps, ns, app_ns;
 	unsigned int ok;
 	__u64 sent, counted, lost;
-	bool lost_known;
 };
 
 static void summarize_stack(const struct config *cfg,
@@ -454,8 +453,6 @@ static void summarize_stack(const struct config *cfg,
 	unsigned int i;
 
 	memset(s, 0, sizeof(*s));
-	/* AF_PACKET's drops are not read: only AF_XDP's are known */
-	s->lost_known = !strcmp(sp->stack, "af_xdp");
 	for (i = 0; i < cfg->repeat; i++) {
 		const struct stack_run *r = &sp->runs[i];
 
@@ -467,7 +464,7 @@ static void summarize_stack(const struct config *cfg,
 		s->ok++;
 		s->sent += r->r.gen_sent;
 		s->counted += r->r.packets;
-		s->lost += r->r.d.st.rx_dropped;
+		s->lost += r->r.drops;
 	}
 	if (s->ok) {
 		stats_summarize(mpps, s->ok, &s->mpps);
@@ -623,11 +620,7 @@ static void stacks_json(struct json *j, const struct config *cfg,
 		summary_json(j, "app_ns_per_pkt", &s.app_ns, s.ok);
 		json_kv_u64(j, "sent", s.sent);
 		json_kv_u64(j, "counted", s.counted);
-		json_key(j, "lost");
-		if (s.lost_known)
-			json_u64(j, s.lost);
-		else
-			json_null(j);
+		json_kv_u64(j, "lost", s.lost);
 		json_key(j, "runs");
 		json_begin_array(j);
 		for (k = 0; k < cfg->repeat; k++) {
@@ -651,7 +644,7 @@ static void stacks_json(struct json *j, const struct config *cfg,
 			json_kv_s64(j, "app_cpu", r->r.app_cpu);
 			json_kv_u64(j, "gen_sent", r->r.gen_sent);
 			json_kv_s64(j, "gen_cpu", r->r.gen_cpu);
-			json_kv_u64(j, "rx_dropped", r->r.d.st.rx_dropped);
+			json_kv_u64(j, "socket_drops", r->r.drops);
 			json_end_object(j);
 		}
 		json_end_array(j);
@@ -765,7 +758,7 @@ static void print_stacks(const struct config *cfg,
 	for (i = 0; i < nsps; i++) {
 		const struct stack_point *sp = &sps[i];
 		struct stack_summary s;
-		char ci[32] = "-", mci[32] = "", lost[24] = "-";
+		char ci[32] = "-", mci[32] = "";
 
 		summarize_stack(cfg, sp, &s);
 		if (!s.ok) {
@@ -779,12 +772,10 @@ static void print_stacks(const struct config *cfg,
 		if (s.mpps.ci_method != STATS_CI_NONE)
 			snprintf(mci, sizeof(mci), " [%.3f, %.3f]",
 				 s.mpps.ci_lo, s.mpps.ci_hi);
-		if (s.lost_known)
-			snprintf(lost, sizeof(lost), "%llu",
-				 (unsigned long long)s.lost);
-		printf("%-12s %-7s %5u %5s %8.3f %8.1f %19s %8.1f %9s  Mpps CI%s, app %.1f ns/pkt\n",
+		printf("%-12s %-7s %5u %5s %8.3f %8.1f %19s %8.1f %9llu  Mpps CI%s, app %.1f ns/pkt\n",
 		       sp->label, sp->mode ?: "-", sp->size, "-",
-		       s.mpps.median, s.ns.median, ci, s.ns.median * ghz, lost,
+		       s.mpps.median, s.ns.median, ci, s.ns.median * ghz,
+		       (unsigned long long)s.lost,
 		       mci, s.app_ns.median);
 	}
 }
@@ -795,7 +786,8 @@ static void print_stacks_note(void)
 	       "CPU 0, receiver on the other CPU; xdpsock's loops, lib/xsk_bench); Mpps\n"
 	       "counted by the receiving application, ns/pkt its NET_RX softirq time per\n"
 	       "frame (all CPUs), app the receiving thread's time (it busy-polls); lost\n"
-	       "is XDP_STATISTICS rx_dropped (AF_XDP), not read for AF_PACKET (-)\n");
+	       "is what the socket dropped (XDP_STATISTICS rx_dropped, PACKET_STATISTICS\n"
+	       "tp_drops) in the windows\n");
 }
 
 static void print_table(const struct config *cfg, struct point *pts,

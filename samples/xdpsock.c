@@ -389,6 +389,7 @@ static void report_json(const struct config *cfg, const struct xsk_bench *b,
 	json_kv_u64(&j, "rx_packets", r->d.rx_packets);
 	json_kv_u64(&j, "tx_packets", r->d.tx_packets);
 	json_kv_u64(&j, "tx_completed", r->d.tx_completed);
+	json_kv_u64(&j, "socket_drops", r->drops);
 	json_key(&j, "delivered");
 	if (r->peer_known && o->kind != XSKB_RXDROP)
 		json_u64(&j, r->peer.packets);
@@ -471,8 +472,9 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 	if (o->busy_poll)
 		printf("  busy poll       %s\n", xskb_busy_poll_note(b));
 	if (o->kind != XSKB_TXONLY)
-		printf("  received        %llu packets\n",
-		       (unsigned long long)r->d.rx_packets);
+		printf("  received        %llu packets; the socket dropped %llu\n",
+		       (unsigned long long)r->d.rx_packets,
+		       (unsigned long long)r->drops);
 	if (o->kind != XSKB_RXDROP)
 		printf("  sent            %llu packets queued to the TX ring, %llu descriptors completed\n",
 		       (unsigned long long)r->d.tx_packets,
