@@ -344,8 +344,8 @@ static void print_interval(const struct xskb_snap *a, const struct xskb_snap *b,
 	fflush(stdout);
 }
 
-static void report_json(const struct config *cfg, const struct xsk_bench *b,
-			const struct xskb_result *r, double ghz)
+static void report_json(const struct xsk_bench *b, const struct xskb_result *r,
+			double ghz)
 {
 	const struct xskb_opts *o = xskb_opts(b);
 	const struct xsk_port *port = xskb_port(b);
@@ -457,7 +457,6 @@ static void report_json(const struct config *cfg, const struct xsk_bench *b,
 	}
 	json_end_object(&j);
 	json_finish(&j);
-	(void)cfg;
 }
 
 static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
@@ -577,7 +576,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (cfg.json)
-		report_json(&cfg, b, &r, ghz);
+		report_json(b, &r, ghz);
 	else
 		report_text(b, &r, ghz);
 	xskb_close(b);
