@@ -344,8 +344,8 @@ static void print_interval(const struct xskb_snap *a, const struct xskb_snap *b,
 	fflush(stdout);
 }
 
-static void report_json(const struct xsk_bench *b, const struct xskb_result *r,
-			double ghz)
+static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
+		       double ghz)
 {
 	const struct xskb_opts *o = xskb_opts(b);
 	const struct xsk_port *port = xskb_port(b);
@@ -456,7 +456,7 @@ static void report_json(const struct xsk_bench *b, const struct xskb_result *r,
 		json_end_object(&j);
 	}
 	json_end_object(&j);
-	json_finish(&j);
+	return json_finish(&j);
 }
 
 static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
@@ -576,9 +576,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (cfg.json)
-		report_json(b, &r, ghz);
+		ret = report_json(b, &r, ghz);
 	else
 		report_text(b, &r, ghz);
 	xskb_close(b);
-	return 0;
+	if (ret)
+		fprintf(stderr, "xdpsock: writing the JSON result failed (%s)\n",
+			strerror(-ret));
+	return ret ? 1 : 0;
 }
