@@ -193,6 +193,25 @@ TEST_F(xdpsock, l2fwd_multi_buffer_9000)
 	EXPECT_EQ(NSUM(300), num(self, "peer.seq_sum"));
 }
 
+/*
+ * The socket options the forwarding loop must not depend on: generic mode,
+ * unaligned 3000-byte chunks (addresses carry an offset), need_wakeup off,
+ * small batches
+ */
+TEST_F(xdpsock, l2fwd_generic_unaligned)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-l -S -u -f 3000 -m -b 16 -C 500 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("generic", str(self, "mode"));
+	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "unaligned")));
+	EXPECT_EQ(0, jr_bool(jr_get(self->doc, "need_wakeup")));
+	EXPECT_EQ(3000, num(self, "frame_size"));
+	EXPECT_EQ(500, num(self, "delivered"));
+	EXPECT_EQ(500, num(self, "peer.mac_ok"));
+	EXPECT_EQ(500, num(self, "peer.payload_ok"));
+	EXPECT_EQ(NSUM(500), num(self, "peer.seq_sum"));
+}
+
 /* Busy polling: counts still exact, the netdev settings reported */
 TEST_F(xdpsock, busy_poll)
 {
