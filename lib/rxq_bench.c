@@ -434,6 +434,33 @@ static void sleep_until(__u64 t_ns)
 	}
 }
 
+/*
+ * Counted runs: what is in flight is done within a NAPI poll, but on a
+ * loaded machine that poll can wait in ksoftirqd for a second or more.
+ * Snapshot until the program has counted all that was sent, or the count
+ * stood still for 500 ms, or 2 s passed.
+ */
+static int settle(struct rxq_bench *b, const struct rxq_snapshot *s0,
+		  __u64 sent, struct rxq_snapshot *cur)
+{
+	__u64 end = mono_ns() + 2000000000ULL, since = mono_ns(), last = 0;
+	int ret;
+
+	for (;;) {
+		ret = rxq_bench_snapshot(b, cur);
+		if (ret || cur->packets - s0->packets >= sent ||
+		    mono_ns() >= end)
+			return ret;
+		if (cur->packets != last) {
+			last = cur->packets;
+			since = mono_ns();
+		} else if (mono_ns() - since >= 500000000ULL) {
+			return 0;
+		}
+		sleep_until(mono_ns() + 1000000ULL);
+	}
+}
+
 int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
 		  const volatile int *stop, struct rxq_result *r, char *err)
@@ -477,9 +504,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		if (ret)
 			return ret;
 		tgen_thread_join(&g);
-		/* what is in flight is done within a NAPI poll; 50 ms is ample */
-		sleep_until(mono_ns() + 50000000ULL);
-		ret = rxq_bench_snapshot(b, &cur);
+		ret = settle(b, &s0, g.res.sent, &cur);
 	}
 	end = s0.t_ns + duration_ns;
 	next = interval_ns ? s0.t_ns + interval_ns : end;

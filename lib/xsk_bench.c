@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "xsk_bench.h"
+#include "ethtool_stats.h"
 #include "measure.h"
 #include "softirq_cost.h"
 #include "trafficgen.h"
@@ -28,11 +29,20 @@
 #include "xsk_bench.skel.h"
 
 #define NSEC		1000000000ULL
-/* Counted runs: the run is over when nothing moved for this long */
-#define IDLE_NS		(300 * 1000000ULL)
-/* After a run: completions and the peer's count may take this long */
-#define DRAIN_NS	NSEC
-#define SETTLE_NS	(50 * 1000000ULL)
+/*
+ * Counted runs: the run is over when nothing moved for this long after the
+ * generator finished.  Generous: on a loaded machine the receive NAPI can
+ * wait in ksoftirqd (and a TPACKET_V3 block for its retire timer) for over
+ * a second; a run that gets all its frames ends at the last one anyway.
+ */
+#define IDLE_NS		(2000 * 1000000ULL)
+/*
+ * After a run: completions and the peer's count may take this long; the
+ * count has settled when it reaches what was sent, or stands still this
+ * long (both for the same reason as above)
+ */
+#define DRAIN_NS	(2 * NSEC)
+#define SETTLE_NS	(500 * 1000000ULL)
 #define MAX_CPUS	64
 
 struct xsk_bench {
@@ -623,6 +633,22 @@ static __u64 afp_drops(struct xsk_bench *b)
 	return st.tp_drops;
 }
 
+/* Own pair: what veth dropped before the socket, cumulative */
+static void veth_losses(struct xsk_bench *b, __u64 *xmit_errors,
+			__u64 *rx_drops)
+{
+	*xmit_errors = 0;
+	*rx_drops = 0;
+	if (!b->env)
+		return;
+	*rx_drops = ethtool_stats_sum_of(b->ifname, "rx_queue_*_drops");
+	if (xenv_enter(b->env, XENV_PEER))
+		return;
+	*xmit_errors = ethtool_stats_sum_of(b->env->ifname[XENV_PEER],
+					    "tx_queue_*_xdp_xmit_errors");
+	xenv_enter(b->env, XENV_DUT);
+}
+
 /* Wait until the peer has counted expect, or its count stood still */
 static void peer_settle(struct xsk_bench *b, __u64 expect)
 {
@@ -677,6 +703,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	pid_t tid = syscall(SYS_gettid);
 	__u64 start, wend, end, next, idle_since, seq = 0, drain;
 	__u64 tx_kicks0 = 0, rx_kicks0 = 0, best = 0;
+	__u64 xerr0, xerr1, drop0, drop1;
 	uint64_t cpu0 = 0, cpu1 = 0;
 	bool in_window;
 	int ret, cpu;
@@ -718,6 +745,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	snap(b, &c, &s0);
 	peer_read(b, &p0);
 	afp_drops(b);
+	veth_losses(b, &xerr0, &drop0);
 	r->net_rx_ns = net_rx(b, sc0);
 	own_cpu_ns(tid, &cpu0);
 	prev = s0;
@@ -753,6 +781,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			snap(b, &c, &s0);
 			peer_read(b, &p0);
 			afp_drops(b);
+			veth_losses(b, &xerr0, &drop0);
 			r->net_rx_ns = net_rx(b, sc0);
 			own_cpu_ns(tid, &cpu0);
 			tx_kicks0 = b->xs ? b->xs->stats.tx_kicks : 0;
@@ -796,6 +825,9 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	if (b->xs)
 		cur.tx_completed = b->xs->stats.tx_completed;
 	r->peer_known = !peer_read(b, &p1);
+	veth_losses(b, &xerr1, &drop1);
+	r->lost_peer_xmit_errors = xerr1 - xerr0;
+	r->lost_dut_rx_drops = drop1 - drop0;
 	if (gen && g.ret) {
 		free(sc0);
 		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);

@@ -76,6 +76,10 @@ struct xskb_result {
 	struct xskb_snap d;	/* the window's deltas */
 	__u64 drops;		/* the socket's: XDP_STATISTICS rx_dropped,
 				 * or AF_PACKET's PACKET_STATISTICS tp_drops */
+	/* own pair: frames lost before the socket, from ethtool -S */
+	__u64 lost_peer_xmit_errors;	/* veth1 tx_queue_*_xdp_xmit_errors:
+					 * veth0's ring was full */
+	__u64 lost_dut_rx_drops;	/* veth0 rx_queue_*_drops */
 	__u64 rx_bytes;		/* with verify (rxdrop) */
 	__u64 rx_bad;		/* with verify: wrong length or bytes */
 	__u64 tx_kicks, rx_kicks;

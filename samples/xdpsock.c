@@ -390,6 +390,11 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_u64(&j, "tx_packets", r->d.tx_packets);
 	json_kv_u64(&j, "tx_completed", r->d.tx_completed);
 	json_kv_u64(&j, "socket_drops", r->drops);
+	if (xskb_own_env(b)) {
+		json_kv_u64(&j, "lost_peer_xmit_errors",
+			    r->lost_peer_xmit_errors);
+		json_kv_u64(&j, "lost_dut_rx_drops", r->lost_dut_rx_drops);
+	}
 	json_key(&j, "delivered");
 	if (r->peer_known && o->kind != XSKB_RXDROP)
 		json_u64(&j, r->peer.packets);
@@ -474,6 +479,12 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 		printf("  received        %llu packets; the socket dropped %llu\n",
 		       (unsigned long long)r->d.rx_packets,
 		       (unsigned long long)r->drops);
+	if (r->gen_ran && (r->lost_peer_xmit_errors || r->lost_dut_rx_drops))
+		printf("  lost on veth    %llu before the socket: veth1 xdp_xmit_errors %llu (veth0's ring was full), veth0 rx drops %llu\n",
+		       (unsigned long long)(r->lost_peer_xmit_errors +
+					    r->lost_dut_rx_drops),
+		       (unsigned long long)r->lost_peer_xmit_errors,
+		       (unsigned long long)r->lost_dut_rx_drops);
 	if (o->kind != XSKB_RXDROP)
 		printf("  sent            %llu packets queued to the TX ring, %llu descriptors completed\n",
 		       (unsigned long long)r->d.tx_packets,
