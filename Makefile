@@ -5,8 +5,15 @@
 # make run      install what is missing, build, run the XDP cost sweep
 # make deps     install what is missing (apt) and the kselftest framework
 # make compare A=a.json B=b.json   A/B report of two sweep results
-# make bench-peers  compare with xdp-tools (RUNS=3); a benchmark, not a test
+# make bench-peers  compare with xdp-tools (RUNS=3, PARTS="1 4"); not a test
 # make clean    remove build/ and the installed framework
+#
+# The kernel pipeline (Documentation/kernel_pipeline.rst):
+# make kernel-tree   kernel/: the pinned baseline (tag baseline) + git am patches/
+# make patches       patches/ from kernel/'s commits, the selftests and docs; checked
+# make series-check  git am, checkpatch --strict and every prefix builds
+# make kernel        the test kernel (tinyconfig + selftests config + VM fragment)
+# make vm-check      boot it under QEMU: the selftests on veth and on two igb NICs
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
@@ -27,12 +34,13 @@ export CC
 
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
-.PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help
+.PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help \
+	kernel-deps kernel-tree patches series-check kernel vm-check
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,12s/^# \{0,1\}//p' Makefile
+	@sed -n '3,20s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -122,12 +130,35 @@ run: deps all
 
 # Benchmarks against xdp-tools 1.6 in a debootstrap chroot (not a test)
 bench-peers: deps all
-	@scripts/bench-peers.sh $(RUNS)
+	@PARTS="$(PARTS)" scripts/bench-peers.sh $(RUNS)
 
 # A/B report of two sweep results (Documentation/compare.rst)
 compare: $(BIN)/xdp_compare
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=a.json B=b.json" >&2; exit 2; }
 	@$(BIN)/xdp_compare "$(A)" "$(B)"
+
+# The kernel pipeline: kernel/ is the work tree, patches/ the series
+kernel-deps:
+	@scripts/kernel-deps.sh
+
+kernel-tree: kernel-deps
+	@scripts/kernel-tree.sh
+
+patches: kernel-tree
+	@scripts/kernel-patches.sh
+
+series-check: kernel-tree
+	@scripts/kernel-series-check.sh
+
+kernel: kernel-tree
+	@scripts/kernel-build.sh
+
+# The guest runs the host's build of the suite over the shared root
+# (-icount: QEMU's igb loses frames under TCG without it)
+VM_TIMEOUT ?= 900
+VM_OPTS ?= --icount
+vm-check: kernel selftests
+	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) -- scripts/vm-selftests.sh
 
 clean:
 	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*

@@ -194,7 +194,11 @@ TEST(cost_rises_with_injected_work)
 						   0, NULL, NULL, NULL, &r, err))
 				TH_LOG("%s", err);
 			rxq_bench_close(b);
-			ASSERT_LT(9000ULL, r.packets);
+			/*
+			 * 12000 at the asked rate; a loaded machine paces
+			 * slower, and 5000 still make a steady mean
+			 */
+			ASSERT_LT(5000ULL, r.packets);
 			ns[round][i] = r.ns_per_pkt;
 			/* CPU time, not wall time (50 us per frame at 20 kpps) */
 			EXPECT_LT(ns[round][i], 0.8 * r.duration_ns / r.packets);

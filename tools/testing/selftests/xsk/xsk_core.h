@@ -14,14 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <net/if.h>
+#include "../kselftest.h"	/* ARRAY_SIZE, __printf */
 #include "xsk_uapi.h"
-
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#endif
-#ifndef __printf
-#define __printf(a, b)		__attribute__((format(printf, a, b)))
-#endif
 
 #define XSK_ERRLEN		256
 #define XSK_MAX_QUEUES		64

@@ -310,6 +310,97 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 	return 0;
 }
 
+/* Read a line of /sys/class/net/IF/attr (in the current namespace) */
+static void read_dev_attr(const char *ifname, const char *attr, char *buf,
+			  size_t len)
+{
+	char path[96];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", ifname, attr);
+	buf[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/*
+ * Move a device of the caller's into its side's namespace, or back home
+ * with the address and MTU it had, and down
+ */
+static int move_dev(struct xsk_env *env, int side, bool home, char *err)
+{
+	char pid[16];
+	const char *const to_ns[] = {
+		"ip", "link", "set", env->ifname[side], "netns",
+		env->ns[XENV_NS(side)], NULL,
+	};
+	const char *const back[] = {
+		"ip", "-n", env->ns[XENV_NS(side)], "link", "set",
+		env->ifname[side], "down", "address", env->orig_mac[side],
+		"mtu", env->orig_mtu[side], "netns", pid, NULL,
+	};
+	int ret;
+
+	/* The main thread, whose namespace "netns PID" names, is home now */
+	ret = xenv_enter(env, -1);
+	if (ret)
+		return xsk_errf(err, ret, "setns home: %s", strerror(-ret));
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (home)
+		return run_or_fail(err, back);
+	read_dev_attr(env->ifname[side], "address", env->orig_mac[side],
+		      sizeof(env->orig_mac[side]));
+	read_dev_attr(env->ifname[side], "mtu", env->orig_mtu[side],
+		      sizeof(env->orig_mtu[side]));
+	return run_or_fail(err, to_ns);
+}
+
+/* One queue pair, so that every frame lands on queue 0 (no RSS) */
+static int set_channels(struct xsk_env *env, int side, char *err)
+{
+	char q[16];
+	const char *const argv[] = {
+		"ip", "netns", "exec", env->ns[XENV_NS(side)], "ethtool", "-L",
+		env->ifname[side], "combined", q, NULL,
+	};
+	char out[256];
+
+	snprintf(q, sizeof(q), "%u", env->queues);
+	if (xenv_run(out, sizeof(out), argv))
+		return xsk_errf(err, -EINVAL, "ethtool -L %s combined %u: %s",
+				env->ifname[side], env->queues, out);
+	return 0;
+}
+
+int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char *err)
+{
+	const char *v = getenv("XSK_DEVS");
+	char *sep;
+
+	if (!v || !*v)
+		return -ENOENT;
+	snprintf(buf, len, "%s", v);
+	sep = strpbrk(buf, " ,");
+	if (!sep || sep == buf || !sep[1] || strpbrk(sep + 1, " ,") ||
+	    (size_t)(sep - buf) >= IF_NAMESIZE || strlen(sep + 1) >= IF_NAMESIZE)
+		return xsk_errf(err, -EINVAL,
+				"XSK_DEVS='%s': want two interface names, \"DUT PEER\"",
+				v);
+	*sep = '\0';
+	o->dev[0] = buf;
+	o->dev[1] = sep + 1;
+	if (!if_nametoindex(o->dev[0]) || !if_nametoindex(o->dev[1]))
+		return xsk_errf(err, -EINVAL, "XSK_DEVS='%s': no interface %s",
+				v, if_nametoindex(o->dev[0]) ? o->dev[1] :
+							       o->dev[0]);
+	return 0;
+}
+
 static int add_pair(struct xsk_env *env, int dut, int peer, char *err)
 {
 	char q[16];
@@ -348,6 +439,12 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	env->mtu = o->mtu ?: 1500;
 	env->queues = o->queues ?: 1;
 	env->nr_if = o->redirect_pair ? 4 : 2;
+	if (o->dev[0] && (o->redirect_pair || !o->dev[1])) {
+		free(env);
+		return xsk_errf(err, -EINVAL, o->dev[1] ?
+				"a device pair has no second (redirect) pair" :
+				"a device pair needs two devices");
+	}
 	env->home_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (env->home_fd < 0) {
 		free(env);
@@ -363,8 +460,12 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 			 side == XENV_DUT ? 'd' : 'p');
 	/* In private namespaces, fixed names cannot collide */
 	for (side = 0; side < env->nr_if; side++) {
-		snprintf(env->ifname[side], sizeof(env->ifname[side]),
-			 "veth%d", side);
+		if (o->dev[0])
+			snprintf(env->ifname[side], sizeof(env->ifname[side]),
+				 "%s", o->dev[side]);
+		else
+			snprintf(env->ifname[side], sizeof(env->ifname[side]),
+				 "veth%d", side);
 		/* locally administered, 02:00:00:00:00:0N */
 		memset(env->mac[side], 0, sizeof(env->mac[side]));
 		env->mac[side][0] = 0x02;
@@ -382,7 +483,13 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		if (ret)
 			goto fail;
 	}
-	for (side = 0; side < env->nr_if && !ret; side += 2)
+	for (side = 0; side < env->nr_if && o->dev[0] && !ret; side++) {
+		ret = move_dev(env, side, false, err);
+		env->adopted = !ret || side;
+		if (!ret)
+			ret = set_channels(env, side, err);
+	}
+	for (side = 0; side < env->nr_if && !o->dev[0] && !ret; side += 2)
 		ret = add_pair(env, side, side + 1, err);
 	for (side = 0; side < env->nr_if && !ret; side++)
 		ret = link_up(env, side, err);
@@ -431,6 +538,9 @@ void xenv_destroy(struct xsk_env *env)
 			close(env->peer_link_fd[side]);
 	xsk_prog_bpf__destroy(env->peer_skel);
 	xenv_enter(env, -1);
+	/* Devices of the caller's go home now, not when the kernel gets to it */
+	for (side = 0; side < 2 && env->adopted; side++)
+		move_dev(env, side, true, NULL);
 	for (side = 0; side < 2; side++) {
 		if (env->ns_fd[side] >= 0)
 			close(env->ns_fd[side]);

@@ -45,6 +45,12 @@ struct xenv_opts {
 	bool peer_drop;		/* the peer's program drops (and counts) */
 	bool redirect_pair;	/* add veth2 (dut) <-> veth3 (peer) */
 	bool dut_gro;		/* GRO on the dut's veths, for generic XDP */
+	/*
+	 * Two connected interfaces of the caller's namespace (a real NIC
+	 * pair) to use instead of a veth pair: dev[0] becomes the dut's,
+	 * dev[1] the peer's, and both come back at xenv_destroy().
+	 */
+	const char *dev[2];
 };
 
 struct xsk_env {
@@ -60,6 +66,9 @@ struct xsk_env {
 	struct xsk_prog_bpf *peer_skel;	/* counts what the peers receive */
 	int peer_link_fd[2];		/* on veth1 and veth3 */
 	int pkt_fd;		/* AF_PACKET socket on the peer's veth */
+	bool adopted;		/* ifname[0..1] are the caller's devices */
+	char orig_mac[2][18];	/* theirs, restored when they go back */
+	char orig_mtu[2][8];
 	pid_t owner;
 	struct xsk_env *next;
 };
@@ -69,6 +78,14 @@ void xenv_destroy(struct xsk_env *env);
 
 /* Move this thread into a side's namespace (or back home with -1) */
 int xenv_enter(struct xsk_env *env, int side);
+
+/*
+ * The XSK_DEVS environment variable: "DUT PEER" (or "DUT,PEER"), two
+ * connected interfaces to run on instead of veth.  Fills o->dev from buf
+ * (IF_NAMESIZE * 2 + 2 bytes); returns 0, -ENOENT when unset, or -EINVAL
+ * (with err) when malformed.
+ */
+int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char *err);
 
 /* Send one frame out of the peer's veth towards the dut (AF_PACKET) */
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);

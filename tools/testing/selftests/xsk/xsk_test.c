@@ -12,6 +12,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -592,6 +595,335 @@ TEST_F(multiq, best_effort_all_queues)
 }
 
 /* ------------------------------------------------------------------------ */
+/*
+ * A driver's own paths: on veth (copy mode) always, and on a real NIC pair
+ * in zero-copy mode when XSK_DEVS="DUT PEER" names two connected interfaces
+ * (in the VM: the two igb NICs on one QEMU hub).
+ */
+
+#define COMP_FRAMES	512U	/* frames sent, twice the TX/completion ring */
+#define COMP_RING	256U
+/*
+ * A NIC drops what arrives while its RX ring has no buffers, as QEMU's igb
+ * does: exact delivery is tested in batches that fit, each received before
+ * the next is sent
+ */
+#define NIC_BATCH	50U
+
+FIXTURE(nic) {
+	struct xsk_env *env;
+	struct xsk_port *port;
+	int peer_fd;		/* AF_PACKET on the peer: what arrived */
+	char devs[2 * IF_NAMESIZE + 2];
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_VARIANT(nic) {
+	enum xsk_mode mode;
+	bool devs;
+};
+
+FIXTURE_VARIANT_ADD(nic, veth_copy) {
+	.mode = XSK_MODE_NATIVE,
+};
+
+FIXTURE_VARIANT_ADD(nic, dev_zerocopy) {
+	.mode = XSK_MODE_NATIVE_ZC,
+	.devs = true,
+};
+
+FIXTURE_SETUP(nic)
+{
+	struct xenv_opts o = {};
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	int ret;
+
+	self->peer_fd = -1;
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	if (variant->devs) {
+		ret = xenv_devs_from_env(&o, self->devs, sizeof(self->devs),
+					 self->err);
+		if (ret == -ENOENT)
+			SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
+		ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
+	}
+	ASSERT_EQ(0, xenv_create(&self->env, &o, self->err))
+		TH_LOG("%s", self->err);
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
+	self->peer_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC,
+			       htons(ETH_P_ALL));
+	ASSERT_LE(0, self->peer_fd);
+	/* Room for every frame a test sends, read after the sending */
+	ASSERT_EQ(0, setsockopt(self->peer_fd, SOL_SOCKET, SO_RCVBUFFORCE,
+				&(int){ 16 << 20 }, sizeof(int)));
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = self->env->ifindex[XENV_PEER];
+	ASSERT_EQ(0, bind(self->peer_fd, (struct sockaddr *)&sll, sizeof(sll)));
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
+}
+
+FIXTURE_TEARDOWN(nic)
+{
+	if (self->peer_fd >= 0)
+		close(self->peer_fd);
+	xsk_port_close(self->port);
+	xenv_destroy(self->env);
+}
+
+/*
+ * Read what the peer received (not what it sent) for up to RX_WAIT_MS, then
+ * QUIET_MS more: want frames of len bytes, sequence first, first + 1, ...
+ */
+static void peer_recv(int fd, __u32 want, __u32 len, __u32 first,
+		      struct rx_result *r)
+{
+	__u64 deadline = now_ms() + RX_WAIT_MS;
+	unsigned char buf[JUMBO_LEN];
+	bool quiet = false;
+
+	memset(r, 0, sizeof(*r));
+	for (;;) {
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		struct xsk_pkt_info info;
+		ssize_t n;
+
+		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
+			     (struct sockaddr *)&from, &fl);
+		if (n >= 0) {
+			if (from.sll_pkttype == PACKET_OUTGOING)
+				continue;
+			r->packets++;
+			if ((__u32)n != len)
+				r->bad_len++;
+			else if (xsk_pkt_check(buf, n, &info))
+				r->bad_payload++;
+			else if (info.seq != first + r->packets - 1)
+				r->out_of_order++;
+			continue;
+		}
+		if (now_ms() > deadline)
+			break;
+		if (r->packets >= want && !quiet) {
+			quiet = true;
+			deadline = now_ms() + QUIET_MS;
+		}
+		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 10);
+	}
+}
+
+/*
+ * Open the port; a zero-copy driver takes the fill ring's frames into its
+ * RX ring when woken, so give it the wakeup it asks for, and a moment
+ */
+static int nic_open(struct xsk_env *env, struct xsk_port **port,
+		    enum xsk_mode mode, const struct xsk_socket_opts *so,
+		    char *err)
+{
+	int ret = open_port(env, port, mode, so, err);
+
+	if (!ret) {
+		xsk_kick_fill((*port)->socks[0]);
+		usleep(QUIET_MS * 1000);
+	}
+	return ret;
+}
+
+TEST_F(nic, bind_mode)
+{
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ((__u64)variant->mode, self->port->mode);
+	EXPECT_EQ(variant->mode == XSK_MODE_NATIVE_ZC,
+		  xdp_options_zc(self->port->socks[0]->fd));
+	EXPECT_EQ((__u64)(XDP_ATTACHED_DRV),
+		  kernel_attach_mode(self->env->ifindex[XENV_DUT]));
+}
+
+TEST_F(nic, rx_exact)
+{
+	__u32 i, packets = 0, bad = 0;
+	struct rx_result r;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
+		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
+		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	EXPECT_EQ(NR_PKTS, packets);
+	EXPECT_EQ(0U, bad);
+}
+
+TEST_F(nic, tx_exact)
+{
+	__u32 i, j, packets = 0, bad = 0;
+	unsigned char frame[PKT_LEN];
+	struct xsk_socket *xs;
+	struct rx_result r;
+	__u64 deadline;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
+		for (j = i; j < i + NIC_BATCH; j++) {
+			xsk_pkt_build(frame, sizeof(frame),
+				      self->env->mac[XENV_PEER],
+				      self->env->mac[XENV_DUT], 3000, j);
+			ASSERT_EQ(0, xsk_tx_packet(xs, frame, sizeof(frame)));
+		}
+		/* Zero-copy drivers transmit from NAPI: kick until done */
+		deadline = now_ms() + RX_WAIT_MS;
+		while (xs->stats.tx_completed < i + NIC_BATCH &&
+		       now_ms() < deadline) {
+			xsk_kick_tx(xs);
+			if (!xsk_comp_reclaim(xs))
+				usleep(1000);
+		}
+		EXPECT_EQ(i + NIC_BATCH, xs->stats.tx_completed);
+		peer_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	EXPECT_EQ(NR_PKTS, packets);
+	EXPECT_EQ(0U, bad);
+}
+
+/*
+ * Completion-ring accounting (the bug class of the 2019 ixgbe double-clean
+ * fix): COMP_FRAMES frames, each from a UMEM frame of its own, through a TX
+ * and completion ring of COMP_RING entries.  Exactly COMP_FRAMES addresses
+ * complete, each once, the very set submitted, and nothing comes after.
+ */
+TEST_F(nic, completions_exact)
+{
+	struct xsk_socket_opts so = {
+		.tx_size = COMP_RING, .comp_size = COMP_RING,
+		.fill_size = COMP_RING, .nr_frames = COMP_RING + COMP_FRAMES,
+	};
+	static __u8 done[COMP_RING + COMP_FRAMES];
+	static __u8 sent[COMP_RING + COMP_FRAMES];
+	__u32 submitted = 0, completed = 0, twice = 0, stranger = 0, idx = 0;
+	__u64 deadline = now_ms() + 5 * RX_WAIT_MS;
+	struct xsk_socket *xs;
+	struct rx_result r;
+	__u32 i, n;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_LE(COMP_FRAMES, xs->nr_free);
+	memset(done, 0, sizeof(done));
+	memset(sent, 0, sizeof(sent));
+
+	while ((submitted < COMP_FRAMES || completed < COMP_FRAMES) &&
+	       now_ms() < deadline) {
+		n = xring_prod_nb_free(&xs->tx, COMP_FRAMES - submitted);
+		if (n > COMP_FRAMES - submitted)
+			n = COMP_FRAMES - submitted;
+		if (n) {
+			xring_prod_reserve(&xs->tx, n, &idx);
+			for (i = 0; i < n; i++) {
+				struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+				__u64 a = xsk_frame_alloc(xs);
+
+				sent[a / xs->frame_size] = 1;
+				d->addr = a;
+				d->len = PKT_LEN;
+				d->options = 0;
+				xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN,
+					      self->env->mac[XENV_PEER],
+					      self->env->mac[XENV_DUT], 4000,
+					      submitted + i);
+			}
+			xring_prod_submit(&xs->tx, n);
+			submitted += n;
+		}
+		xsk_kick_tx(xs);
+		n = xring_cons_peek(&xs->comp, COMP_RING, &idx);
+		for (i = 0; i < n; i++) {
+			__u64 a = *xring_addr(&xs->comp, idx + i);
+			__u64 f = a / xs->frame_size;
+
+			if (a % xs->frame_size || f >= ARRAY_SIZE(done) || !sent[f])
+				stranger++;
+			else if (done[f]++)
+				twice++;
+		}
+		xring_cons_release(&xs->comp, n);
+		completed += n;
+	}
+	EXPECT_EQ(COMP_FRAMES, submitted);
+	EXPECT_EQ(COMP_FRAMES, completed);
+	EXPECT_EQ(0U, twice);
+	EXPECT_EQ(0U, stranger);
+	for (i = 0, n = 0; i < ARRAY_SIZE(done); i++)
+		n += sent[i] && done[i] == 1;
+	EXPECT_EQ(COMP_FRAMES, n);
+	/* Nothing more completes later */
+	usleep(QUIET_MS * 1000);
+	xsk_kick_tx(xs);
+	usleep(QUIET_MS * 1000);
+	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
+	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
+	peer_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, &r);
+	EXPECT_GE(COMP_FRAMES, r.packets);
+	EXPECT_EQ(0U, r.bad_payload);
+	if (!variant->devs) {
+		EXPECT_EQ(COMP_FRAMES, r.packets);
+		EXPECT_EQ(0U, r.out_of_order);
+	}
+}
+
+/*
+ * Fill-ring starvation and recovery: 32 frames posted, 100 sent.  While
+ * none is given back, exactly 32 arrive.  veth drops the other 68 and
+ * counts them; a NIC may drop them or hold them (QEMU's igb queues while it
+ * has no buffers): whatever comes later is in order, never twice.  Then,
+ * with frames returned as they are read, 100 more all arrive.
+ */
+TEST_F(nic, fill_starvation_recovery)
+{
+	struct xsk_socket_opts so = { .nr_frames = 32 };
+	struct xsk_statistics st;
+	struct xsk_socket *xs;
+	struct rx_result r;
+	__u32 i, got;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_EQ(0, send_frames(self->env, 100, PKT_LEN, 0));
+	usleep(2 * QUIET_MS * 1000);
+	xsk_kick_fill(xs);	/* if the driver asks (zero-copy) */
+	usleep(2 * QUIET_MS * 1000);
+	EXPECT_EQ(32U, xring_cons_nb_avail(&xs->rx, 1024));
+	recv_frames(xs, 32, PKT_LEN, 1, 0, &r);
+	got = r.packets;
+	EXPECT_LE(32U, got);
+	EXPECT_GE(100U, got);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_EQ(0U, r.out_of_order);
+	ASSERT_EQ(0, xsk_socket_stats(xs, &st));
+	if (!variant->devs) {
+		EXPECT_EQ(32U, got);
+		EXPECT_EQ(68U, st.rx_fill_ring_empty_descs);
+	}
+	/* Recovery: 100 more in steps the 32 frames can take */
+	for (i = 0; i < 100; i += 20) {
+		ASSERT_EQ(0, send_frames(self->env, 20, PKT_LEN, 1000 + i));
+		recv_frames(xs, 20, PKT_LEN, 1, 1000 + i, &r);
+		EXPECT_EQ(20U, r.packets) TH_LOG("frames %u..%u", i, i + 19);
+		EXPECT_EQ(0U, r.bad_payload);
+		EXPECT_EQ(0U, r.out_of_order);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
 /* Bad bind arguments: the errno of the kernel and a message naming it       */
 
 FIXTURE(bad_bind) {
@@ -674,7 +1006,8 @@ static char links_before[8192], netns_before[8192];
 
 static void snapshot(char *links, char *netns, size_t len)
 {
-	const char *const l[] = { "ip", "-br", "link", NULL };
+	/* Sorted: a device that went away and came back is listed last */
+	const char *const l[] = { "sh", "-c", "ip -br link | sort", NULL };
 	const char *const n[] = { "ip", "netns", "list", NULL };
 
 	xenv_run(links, len, l);

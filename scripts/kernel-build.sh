@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-build.sh [TREE [OUT]] - build the test kernel of TREE (default
+# kernel/) into OUT (default build/kbuild): x86_64 tinyconfig, plus the
+# selftests' config (the tree's tools/testing/selftests/xsk/config, else
+# the project's) and the VM's fragment (scripts/vm.config).  Every option
+# asked for must come out as asked, or the build stops naming it.
+#
+# The C files the series (baseline..HEAD) touches are compiled again with
+# W=1, and any warning there fails the build.  ccache is used when present
+# (its own directory, paths relative to the project: incremental builds,
+# and builds in another clone of the project, are fast), and the build's
+# time stamp, user and host are fixed so that its hits survive.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$(cd "${1:-$top/kernel}" && pwd)
+out=${2:-$top/build/kbuild}
+jobs=${JOBS:-$(nproc)}
+
+die() { echo "kernel-build: $*" >&2; exit 1; }
+
+[ -f "$tree/Makefile" ] || die "$tree is not a kernel tree (make kernel-tree first)"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+frag_xsk="$tree/tools/testing/selftests/xsk/config"
+[ -f "$frag_xsk" ] || frag_xsk="$top/tools/testing/selftests/xsk/config"
+frags=("$frag_xsk" "$top/scripts/vm.config")
+
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+export KBUILD_BUILD_USER=xdp-cost KBUILD_BUILD_HOST=vm
+kmake=(make -s -C "$tree" O="$out" ARCH=x86_64 -j"$jobs")
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache-xdp-cost}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	# Paths under the project are hashed relative to it (the kernel's
+	# -fmacro-prefix-map keeps them out of the objects): another clone
+	# of the project hits the same cache entries
+	export CCACHE_BASEDIR=$top
+	kmake+=(CC="ccache gcc")
+fi
+
+# The config: rebuilt when a fragment or the tree's Kconfig changed
+want="$out/.config.want"
+cat "${frags[@]}" > "$want.new"
+if ! cmp -s "$want.new" "$want" || [ ! -f "$out/.config" ] ||
+   [ -n "$(find "$tree" -name 'Kconfig*' -newer "$out/.config" -print -quit)" ]; then
+	echo "kernel-build: config: tinyconfig + ${frags[*]#$top/}" >&2
+	"${kmake[@]}" tinyconfig >/dev/null
+	KCONFIG_CONFIG="$out/.config" "$tree/scripts/kconfig/merge_config.sh" \
+		-m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge.log" 2>&1 ||
+		die "merge_config failed, see $out/merge.log"
+	"${kmake[@]}" olddefconfig >/dev/null
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		opt=${line%%=*} val=${line#*=}
+		got=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" || true)
+		case "$got" in
+		"$opt=$val") ;;
+		*) echo "kernel-build: $opt=$val asked, config has: ${got:-nothing}" >&2
+		   bad=1 ;;
+		esac
+	done < "$want.new"
+	[ $bad -eq 0 ] || die "the config does not have what the fragments ask (dependencies missing?)"
+	mv "$want.new" "$want"
+fi
+rm -f "$want.new"
+
+start=$(date +%s)
+echo "kernel-build: building $(make -s -C "$tree" kernelversion) in ${out#$top/} (-j$jobs${CCACHE_DIR:+, ccache})" >&2
+"${kmake[@]}" bzImage 2>"$out/build.log" || {
+	tail -30 "$out/build.log" >&2
+	die "build failed, see $out/build.log"
+}
+
+# W=1 on the files the series touches (none if the tree is not git)
+if git -C "$tree" rev-parse -q --verify baseline >/dev/null 2>&1; then
+	objs=()
+	while IFS= read -r f; do
+		case "$f" in tools/*|Documentation/*|scripts/*) continue ;; esac
+		[ -f "$tree/$f" ] || continue
+		o=${f%.c}.o
+		[ -f "$out/$o" ] && objs+=("$o")
+	done < <(git -C "$tree" diff --name-only baseline HEAD -- '*.c')
+	if [ ${#objs[@]} -gt 0 ]; then
+		echo "kernel-build: W=1 on ${objs[*]}" >&2
+		"${kmake[@]}" W=1 "${objs[@]}" 2>"$out/w1.log" ||
+			die "W=1 build failed, see $out/w1.log"
+		if grep -q 'warning:' "$out/w1.log"; then
+			grep 'warning:' "$out/w1.log" >&2
+			die "W=1 warnings in the files the series touches"
+		fi
+		# back to the normal flags for the image
+		"${kmake[@]}" bzImage 2>>"$out/build.log"
+	fi
+fi
+echo "kernel-build: $out/arch/x86/boot/bzImage ($(( $(date +%s) - start )) s)" >&2

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-series-check.sh [--no-build] - check patches/ the way a maintainer
+# would before taking it:
+#
+#   1. on a fresh copy of the baseline (a work tree of kernel/ at the
+#      `baseline` tag, under build/series-check), `git am patches/*.patch`
+#      applies every patch cleanly, and the result has the project's
+#      selftests and kernel docs as they are (else patches/ is stale);
+#   2. `scripts/checkpatch.pl --strict` passes on every patch with no error,
+#      warning or check;
+#   3. (unless --no-build) every prefix of the series builds: the test kernel
+#      (scripts/kernel-build.sh, incremental, into build/kbuild-series) from
+#      the first patch that touches what the kernel is built from (not only
+#      tools/, Documentation/ or MAINTAINERS) on, and, when the patch touches
+#      them, the selftests.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree="$top/kernel"
+wt="$top/build/series-check"
+build=1
+[ "${1:-}" = "--no-build" ] && build=0
+
+die() { echo "series-check: $*" >&2; exit 1; }
+
+[ -d "$tree/.git" ] || die "no kernel/ work tree: run \`make kernel-tree\` first"
+shopt -s nullglob
+series=("$top"/patches/*.patch)
+shopt -u nullglob
+[ ${#series[@]} -gt 0 ] || die "patches/ has no patches"
+
+# 1. a fresh copy of the baseline
+if [ -d "$wt/.git" ] || [ -f "$wt/.git" ]; then
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -f --detach baseline
+	git -C "$wt" clean -q -f -d -x
+else
+	rm -rf "$wt"
+	git -C "$tree" worktree prune
+	echo "series-check: checking out the baseline into ${wt#$top/}" >&2
+	git -C "$tree" worktree add -q --detach "$wt" baseline
+fi
+git -C "$wt" am --quiet "${series[@]}" ||
+	die "git am patches/*.patch does not apply on the baseline (see git -C $wt am --show-current-patch)"
+echo "series-check: git am: ${#series[@]} patches apply on the baseline" >&2
+
+# The series carries the project's selftests and kernel docs as they are now
+stale=()
+while IFS= read -r f; do
+	cmp -s "$top/$f" "$wt/$f" || stale+=("$f")
+done < <(git -C "$top" ls-files tools/testing/selftests/xsk Documentation/networking)
+[ ${#stale[@]} -eq 0 ] ||
+	die "patches/ is older than ${stale[*]}: run \`make patches\`"
+
+# 2. checkpatch, from the baseline's own scripts
+bad=0
+for p in "${series[@]}"; do
+	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py
+	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
+	if [ -n "$res" ]; then
+		echo "series-check: checkpatch --strict: $(basename "$p"):" >&2
+		echo "$res" >&2
+		bad=1
+	fi
+done
+[ $bad -eq 0 ] || die "checkpatch --strict found problems"
+echo "series-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
+
+[ $build -eq 1 ] || exit 0
+
+# 3. every prefix builds
+mapfile -t commits < <(git -C "$wt" rev-list --reverse baseline..HEAD)
+i=0
+kbuilt=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	git -C "$wt" checkout -q --detach "$c"
+	echo "series-check: [$i/${#commits[@]}] $(git -C "$wt" log -1 --format=%s)" >&2
+	files=$(git -C "$wt" diff --name-only "$c~1" "$c")
+	# The kernel once the series first touches what it is built from
+	if [ $kbuilt -eq 1 ] ||
+	   echo "$files" | grep -q -v -e '^tools/' -e '^Documentation/' -e '^MAINTAINERS$'; then
+		"$top/scripts/kernel-build.sh" "$wt" "$top/build/kbuild-series" ||
+			die "the kernel does not build at patch $i"
+		kbuilt=1
+	fi
+	if echo "$files" | grep -q '^tools/testing/selftests/xsk/'; then
+		o="$top/build/series-selftests"
+		rm -rf "$o"
+		mkdir -p "$o"
+		make -s -C "$wt/tools/testing/selftests/xsk" OUTPUT="$o" >"$o.log" 2>&1 || {
+			tail -20 "$o.log" >&2
+			die "the selftests do not build at patch $i"
+		}
+	fi
+done
+[ $kbuilt -eq 1 ] || echo "series-check: no patch touches the kernel's own sources: no kernel build needed" >&2
+echo "series-check: every prefix builds (${#commits[@]} patches)" >&2

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-tree.sh - make kernel/, the patched kernel work tree: the pinned
+# baseline source (KERNEL_PIN, or KERNEL_SRC=/path/to/linux) as the first
+# commit of a git repository, tagged `baseline`, then patches/*.patch applied
+# with `git am`.
+#
+# Kernel work is done as commits in kernel/ and saved with `make patches`.
+# An existing kernel/ is kept: if its commits after the baseline are the
+# series already (same patch ids), nothing is done; if it has none, the
+# series is applied; otherwise it is used as it is (work not yet saved with
+# `make patches`), and a note says so: no work is ever overwritten.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/KERNEL_PIN"
+tree="$top/kernel"
+
+die() { echo "kernel-tree: $*" >&2; exit 1; }
+
+"$top/scripts/kernel-deps.sh"
+
+shopt -s nullglob
+patches=("$top"/patches/*.patch)
+shopt -u nullglob
+# The cover letter (0000-*) carries no diff: git am would stop on it
+series=()
+for p in "${patches[@]}"; do
+	case "$(basename "$p")" in 0000-*) ;; *) series+=("$p") ;; esac
+done
+
+# Patch ids of a list of patch files, or of the commits after the baseline
+ids_of_files() {
+	local p
+	for p in "$@"; do git patch-id --stable < "$p" | cut -d' ' -f1; done
+}
+
+ids_of_tree() {
+	local c
+	for c in $(git -C "$tree" rev-list --reverse baseline..HEAD); do
+		git -C "$tree" show "$c" | git patch-id --stable | cut -d' ' -f1
+	done
+}
+
+apply_series() {
+	[ ${#series[@]} -gt 0 ] || { echo "kernel-tree: patches/ is empty: kernel/ is the baseline" >&2; return 0; }
+	echo "kernel-tree: applying ${#series[@]} patches with git am" >&2
+	git -C "$tree" am --quiet --whitespace=error-all "${series[@]}" || {
+		git -C "$tree" am --abort 2>/dev/null || true
+		die "git am of patches/ on the baseline failed (kernel/ left at the baseline)"
+	}
+}
+
+if [ -d "$tree/.git" ]; then
+	git -C "$tree" rev-parse -q --verify baseline >/dev/null ||
+		die "kernel/ is a git tree without the \`baseline\` tag: not made by this script; move it away"
+	have=$(git -C "$tree" rev-list --count baseline..HEAD)
+	if [ "$have" -eq 0 ]; then
+		apply_series
+		exit 0
+	fi
+	if [ "$(ids_of_tree)" = "$(ids_of_files "${series[@]}")" ]; then
+		echo "kernel-tree: kernel/ has the series (${#series[@]} patches) on the baseline" >&2
+		exit 0
+	fi
+	echo "kernel-tree: note: kernel/ has $have commits after the baseline that differ from patches/; using kernel/ as it is (\`make patches\` saves them; remove kernel/ to start again from patches/)" >&2
+	exit 0
+fi
+[ -e "$tree" ] && die "kernel/ exists but is not a git tree: move it away"
+
+if [ -n "${KERNEL_SRC:-}" ]; then
+	src=$KERNEL_SRC
+	[ -f "$src/Makefile" ] && [ -d "$src/net/xdp" ] ||
+		die "KERNEL_SRC=$src is not a Linux source tree (no Makefile or net/xdp)"
+	what="KERNEL_SRC $src"
+else
+	src=$("$top/scripts/kernel-source.sh" "$top/build/src") ||
+		die "no baseline source; set KERNEL_SRC=/path/to/linux to use a tree of your own"
+	what="$KERNEL_PKG $KERNEL_PKG_VERSION"
+fi
+version=$(make -s -C "$src" kernelversion 2>/dev/null) ||
+	die "cannot read the kernel version of $src"
+
+echo "kernel-tree: copying $what (Linux $version) into kernel/" >&2
+tmp="$tree.tmp"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+# Everything but a git directory and the framework files the project copies
+tar -C "$src" --exclude=./.git --exclude='./.unpacked-*' -cf - . | tar -C "$tmp" -xf -
+
+g() { git -C "$tmp" "$@"; }
+g init -q -b master
+g config user.name "$(git -C "$top" config user.name || echo xdp-cost)"
+g config user.email "$(git -C "$top" config user.email || echo xdp-cost@localhost)"
+# The baseline commit is the same everywhere for the same source (fixed
+# identity and date), so the series' base-commit line means something
+export GIT_AUTHOR_NAME="xdp-cost baseline" GIT_AUTHOR_EMAIL="baseline@xdp-cost.invalid"
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
+g config core.autocrlf false
+g config gc.auto 0
+# Debian's packaged .gitignore ends with "/*" (every top-level entry is
+# ignored): add everything explicitly, and new files later with add -f
+g add -A -f
+g commit -q -m "Linux $version ($what)" -m "The pristine baseline of the series in patches/."
+g tag -a baseline -m "$what"
+unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+mv "$tmp" "$tree"
+apply_series
+echo "kernel-tree: kernel/ is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches" >&2

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-init.sh - PID 1 of the test guest (scripts/vm-run.sh): mount what a
+# read-only root needs, bring up the two igb NICs' names, run the command
+# vm-run.sh left in the shared output directory, write its exit status
+# there, and leave with reboot(2) (QEMU -no-reboot then exits).
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb LANG=C.UTF-8
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+for d in /tmp /run /var/tmp /root; do
+	mount -t tmpfs -o mode=1777 tmpfs "$d"
+done
+mkdir -p /run/netns /run/lock
+mount -t tmpfs tmpfs /var/lib/dhcp 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 vmout /mnt ||
+	echo "vm-init: cannot mount the output share" >&2
+export VM_OUT=/mnt
+
+top=$(sed -n 's/.*vm_top=\([^ ]*\).*/\1/p' /proc/cmdline)
+ip link set lo up
+
+# The igb NICs, in PCI order: the first is the dut, the second the peer
+igb=""
+for d in /sys/class/net/*; do
+	[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = igb ] &&
+		igb="$igb $(basename "$d")"
+done
+export VM_IGB="${igb# }"
+
+rc=1
+if cd "$top" && [ -f "$VM_OUT/cmd" ]; then
+	echo "vm-init: $(uname -r), $(nproc) CPUs, igb: ${VM_IGB:-none}; running: $(cat "$VM_OUT/cmd")"
+	bash "$VM_OUT/cmd"
+	rc=$?
+else
+	echo "vm-init: no command (project at '$top')" >&2
+fi
+echo "$rc" > "$VM_OUT/status"
+sync
+echo "vm-init: exit status $rc"
+reboot -f 2>/dev/null
+python3 -c 'import ctypes; ctypes.CDLL(None).reboot(0x01234567)'

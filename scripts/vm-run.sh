@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh [OPTIONS] -- COMMAND... - boot the test kernel under QEMU and run
+# COMMAND in the guest, as root, in the project's directory; exit with its
+# status.
+#
+# The guest's root is this machine's root, shared read-only over virtio-9p
+# (as virtme-ng does); /tmp, /run and /var/tmp are tmpfs in the guest, and
+# build/vm/out is shared read-write (the guest sees it as $VM_OUT).  Two
+# igb NICs, each behind its own pcie-root-port (igb reserves slots for its
+# VFs), sit on one QEMU hub, so what one sends the other receives; the guest
+# sees their names in $VM_IGB ("dut peer").  QEMU runs under TCG here (no
+# KVM).  tinyconfig has no ACPI: the guest leaves with reboot(2), and QEMU's
+# -no-reboot turns that into an exit.
+#
+# Options:
+#   --kernel IMAGE    bzImage (default build/kbuild/arch/x86/boot/bzImage)
+#   --timeout SEC     kill a guest that has not finished (default 900)
+#   --icount          -icount shift=0,sleep=off: the guest clock advances
+#                     one ns per guest instruction
+#   --smp N           guest CPUs (default 1: without ACPI the guest finds
+#                     its CPUs in the MP table, which lists one here)
+#   --log FILE        the guest's console (default build/vm/console.log)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel="$top/build/kbuild/arch/x86/boot/bzImage"
+timeout=900
+icount=0
+smp=1
+log="$top/build/vm/console.log"
+
+die() { echo "vm-run: $*" >&2; exit 2; }
+usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=${2:?--kernel needs a file}; shift 2 ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--icount) icount=1; shift ;;
+	--smp) smp=${2:?--smp needs a count}; shift 2 ;;
+	--log) log=${2:?--log needs a file}; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; break ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+done
+[ $# -gt 0 ] || die "no command to run in the guest (vm-run.sh [OPTIONS] -- COMMAND...)"
+case "$timeout" in ''|*[!0-9]*) die "--timeout '$timeout' is not a number of seconds" ;; esac
+case "$smp" in ''|*[!0-9]*|0) die "--smp '$smp' is not a CPU count" ;; esac
+[ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make kernel-deps)"
+
+out="$top/build/vm/out"
+rm -rf "$out"
+mkdir -p "$out" "$(dirname "$log")"
+# The command, quoted for the guest's shell
+printf '%q ' "$@" > "$out/cmd"
+echo >> "$out/cmd"
+
+accel=(-accel tcg,thread=multi)
+[ $icount -eq 1 ] && accel=(-accel tcg -icount shift=0,sleep=off)
+
+net=()
+for i in 1 2; do
+	net+=(-device "pcie-root-port,id=rp$i,bus=pcie.0,chassis=$i,slot=$i"
+	      -netdev "hubport,id=hp$i,hubid=0"
+	      -device "igb,bus=rp$i,netdev=hp$i,mac=52:54:00:12:34:0$i")
+done
+
+append="console=ttyS0 quiet panic=-1 oops=panic root=hostroot rootfstype=9p"
+append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
+append+=" init=$top/scripts/vm-init.sh vm_top=$top"
+
+set +e
+timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
+	-machine q35 "${accel[@]}" -cpu max -smp "$smp" -m 2G \
+	-nographic -no-reboot -nodefaults -serial stdio \
+	-kernel "$kernel" -append "$append" \
+	-fsdev local,id=root,path=/,security_model=none,readonly=on \
+	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
+	-fsdev local,id=out,path="$out",security_model=none \
+	-device virtio-9p-pci,fsdev=out,mount_tag=vmout \
+	"${net[@]}" </dev/null 2>&1 | tee "$log"
+qrc=${PIPESTATUS[0]}
+set -e
+
+[ $qrc -eq 124 ] || [ $qrc -eq 137 ] &&
+	{ tail -20 "$log" >&2; die "the guest did not finish in $timeout s (killed; console in $log)"; }
+[ $qrc -eq 0 ] || { tail -20 "$log" >&2; die "qemu failed (exit $qrc; console in $log)"; }
+[ -f "$out/status" ] || {
+	tail -30 "$log" >&2
+	die "the guest stopped without a status (kernel panic or init failure; console in $log)"
+}
+exit "$(cat "$out/status")"

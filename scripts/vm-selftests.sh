@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-selftests.sh - run in the test guest (by `make vm-check`): the xsk
+# kselftest suite on veth pairs, then its real-driver tests on the igb pair
+# in zero-copy mode (XSK_DEVS), each as TAP on the console and in $VM_OUT.
+# Exits non-zero when a test failed, or when the igb pair is missing.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+suite="$top/build/selftests/xsk/xsk_test"
+out=${VM_OUT:-/tmp}
+rc=0
+
+[ -x "$suite" ] || { echo "vm-selftests: $suite missing (make selftests)" >&2; exit 1; }
+echo "vm-selftests: kernel $(uname -r)"
+
+run() {	# NAME ARGS...
+	local name=$1
+	shift
+	echo "vm-selftests: $name: ${XSK_DEVS:+XSK_DEVS=\"$XSK_DEVS\" }xsk_test $*"
+	"$suite" "$@" 2>&1 | tee "$out/$name.tap"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+}
+
+run veth
+set -- $VM_IGB
+if [ $# -ne 2 ]; then
+	echo "vm-selftests: want two igb NICs, found: ${VM_IGB:-none}" >&2
+	exit 1
+fi
+XSK_DEVS="$1 $2" run igb -f nic -f zz_after
+exit $rc
