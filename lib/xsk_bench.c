@@ -726,7 +726,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		g.o.pkt_size = b->o.pkt_size;
 		g.o.flows = 1;
 		g.o.count = counted ? b->o.count : 0;
-		g.o.duration_ns = counted ? 0 : warmup_ns + duration_ns;
+		/* a cap: the run stops it when its window is over */
+		g.o.duration_ns = counted ? 0 : warmup_ns + duration_ns + 60 * NSEC;
 		g.o.rate_pps = b->o.rate_pps;
 		g.o.cpu = b->o.gen_cpu;
 		ret = tgen_thread_start(&g, b->env, err);
@@ -777,7 +778,9 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			idle_since = now;
 		if (!in_window && now >= wend) {
 			/* warm-up over: the window starts here */
+			/* a thread kept off its CPU starts late: a whole window */
 			in_window = true;
+			end = now + duration_ns;
 			snap(b, &c, &s0);
 			peer_read(b, &p0);
 			afp_drops(b);
@@ -874,6 +877,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	}
 	r->pps = r->duration_ns ? r->packets * 1e9 / r->duration_ns : 0;
 	r->app_cpu_ns = cpu1 - cpu0;
+	/* It polls without sleeping: less than half the window on a CPU */
+	r->disturbed = r->app_cpu_ns < r->duration_ns / 2;
 	r->app_ns_per_pkt = r->packets ? (double)r->app_cpu_ns / r->packets : 0;
 	r->net_rx_known = b->sirq;
 	r->net_rx_cpu = -1;

@@ -87,6 +87,9 @@ struct xskb_result {
 	__u64 app_cpu_ns;
 	int app_cpu;		/* where it ran last */
 	double app_ns_per_pkt;
+	bool disturbed;		/* the thread, which never sleeps, was on a
+				 * CPU for less than half the window: other
+				 * tasks took it */
 	/* the receive side: NET_RX softirq on every CPU, less foreign */
 	bool net_rx_known;
 	__u64 net_rx_ns;

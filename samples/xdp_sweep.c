@@ -63,6 +63,7 @@ struct list {
 struct stack_run {
 	struct xskb_result r;
 	bool ok;
+	int retries;
 	char err[XSK_ERRLEN];
 };
 
@@ -441,7 +442,7 @@ static int measure_stack(const struct config *cfg, struct stack_point *sp,
 
 struct stack_summary {
 	struct stats_summary mpps, ns, app_ns;
-	unsigned int ok;
+	unsigned int ok, disturbed;
 	__u64 sent, counted, lost;
 };
 
@@ -465,6 +466,7 @@ static void summarize_stack(const struct config *cfg,
 		s->sent += r->r.gen_sent;
 		s->counted += r->r.packets;
 		s->lost += r->r.drops;
+		s->disturbed += r->r.disturbed;
 	}
 	if (s->ok) {
 		stats_summarize(mpps, s->ok, &s->mpps);
@@ -613,6 +615,7 @@ static void stacks_json(struct json *j, const struct config *cfg,
 		json_kv_string(j, "benchmark", "rxdrop");
 		json_kv_u64(j, "size", sp->size);
 		json_kv_u64(j, "runs_ok", s.ok);
+		json_kv_u64(j, "runs_disturbed", s.disturbed);
 		summary_json(j, "mpps", &s.mpps, s.ok);
 		summary_json(j, "ns_per_pkt", &s.ns, s.ok);
 		json_kv_double(j, "tsc_cycles_per_pkt",
@@ -645,6 +648,8 @@ static void stacks_json(struct json *j, const struct config *cfg,
 			json_kv_u64(j, "gen_sent", r->r.gen_sent);
 			json_kv_s64(j, "gen_cpu", r->r.gen_cpu);
 			json_kv_u64(j, "socket_drops", r->r.drops);
+			json_kv_bool(j, "disturbed", r->r.disturbed);
+			json_kv_u64(j, "retries", r->retries);
 			json_end_object(j);
 		}
 		json_end_array(j);
@@ -772,11 +777,12 @@ static void print_stacks(const struct config *cfg,
 		if (s.mpps.ci_method != STATS_CI_NONE)
 			snprintf(mci, sizeof(mci), " [%.3f, %.3f]",
 				 s.mpps.ci_lo, s.mpps.ci_hi);
-		printf("%-12s %-7s %5u %5s %8.3f %8.1f %19s %8.1f %9llu  Mpps CI%s, app %.1f ns/pkt\n",
+		printf("%-12s %-7s %5u %5s %8.3f %8.1f %19s %8.1f %9llu  Mpps CI%s, app %.1f ns/pkt%s\n",
 		       sp->label, sp->mode ?: "-", sp->size, "-",
 		       s.mpps.median, s.ns.median, ci, s.ns.median * ghz,
 		       (unsigned long long)s.lost,
-		       mci, s.app_ns.median);
+		       mci, s.app_ns.median,
+		       s.disturbed ? " (disturbed runs)" : "");
 	}
 }
 
@@ -787,7 +793,8 @@ static void print_stacks_note(void)
 	       "counted by the receiving application, ns/pkt its NET_RX softirq time per\n"
 	       "frame (all CPUs), app the receiving thread's time (it busy-polls); lost\n"
 	       "is what the socket dropped (XDP_STATISTICS rx_dropped, PACKET_STATISTICS\n"
-	       "tp_drops) in the windows\n");
+	       "tp_drops) in the windows; a run whose receiving thread was on a CPU for\n"
+	       "less than half its window is disturbed and redone (twice at most)\n");
 }
 
 static void print_table(const struct config *cfg, struct point *pts,
@@ -1136,7 +1143,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < nsps && !cli_stop; i++) {
 			struct stack_run *run = &sps[i].runs[rep];
 
-			run->ok = !measure_stack(&cfg, &sps[i], run);
+			do {
+				run->ok = !measure_stack(&cfg, &sps[i], run);
+			} while (run->ok && run->r.disturbed &&
+				 run->retries++ < MAX_RETRIES);
 			done++;
 			fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u  %-12s %-7s %5u B rxdrop : %s",
 				done, total, (mono_ns() - t0) / 1e9, rep + 1,

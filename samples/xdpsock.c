@@ -418,6 +418,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 		json_kv_u64(&j, "rx_bad", r->rx_bad);
 	}
 	json_kv_u64(&j, "app_cpu_ns", r->app_cpu_ns);
+	json_kv_bool(&j, "disturbed", r->disturbed);
 	json_kv_double(&j, "app_ns_per_pkt", r->app_ns_per_pkt);
 	json_kv_double(&j, "app_tsc_cycles_per_pkt", r->app_ns_per_pkt * ghz);
 	json_key(&j, "net_rx_ns_per_pkt");
@@ -512,6 +513,9 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 	printf("  app thread      %.1f ns/pkt, %.1f TSC cycles/pkt (schedstat CPU time / packets; TSC %.3f GHz;\n"
 	       "                  the thread busy-polls its rings, so below line rate this is time, not cost)\n",
 	       r->app_ns_per_pkt, r->app_ns_per_pkt * ghz, ghz);
+	if (r->disturbed)
+		printf("  disturbed       the app thread was on a CPU for %.0f%% of the run only: other tasks took it\n",
+		       r->duration_ns ? 100.0 * r->app_cpu_ns / r->duration_ns : 0);
 	if (r->net_rx_known)
 		printf("  NET_RX softirq  %.1f ns/pkt, %.1f TSC cycles/pkt (all CPUs; most on CPU %d)\n",
 		       r->net_rx_ns_per_pkt, r->net_rx_ns_per_pkt * ghz,
