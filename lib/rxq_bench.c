@@ -438,12 +438,12 @@ static void sleep_until(__u64 t_ns)
  * Counted runs: what is in flight is done within a NAPI poll, but on a
  * loaded machine that poll can wait in ksoftirqd for a second or more.
  * Snapshot until the program has counted all that was sent, or the count
- * stood still for 500 ms, or 2 s passed.
+ * stood still for 1 s, or 5 s passed.
  */
 static int settle(struct rxq_bench *b, const struct rxq_snapshot *s0,
 		  __u64 sent, struct rxq_snapshot *cur)
 {
-	__u64 end = mono_ns() + 2000000000ULL, since = mono_ns(), last = 0;
+	__u64 end = mono_ns() + 5000000000ULL, since = mono_ns(), last = 0;
 	int ret;
 
 	for (;;) {
@@ -454,7 +454,7 @@ static int settle(struct rxq_bench *b, const struct rxq_snapshot *s0,
 		if (cur->packets != last) {
 			last = cur->packets;
 			since = mono_ns();
-		} else if (mono_ns() - since >= 500000000ULL) {
+		} else if (mono_ns() - since >= 1000000000ULL) {
 			return 0;
 		}
 		sleep_until(mono_ns() + 1000000ULL);
