@@ -690,6 +690,31 @@ static bool count_done(struct xsk_bench *b, const struct counters *c,
 	return g->done && idle;
 }
 
+/* Every counter's value where a window opens */
+struct window {
+	struct xskb_snap s;
+	struct xskb_peer_counters p;
+	__u64 xerr, drop;	/* veth_losses() */
+	__u64 net_rx;		/* net_rx() */
+	uint64_t cpu;		/* the app thread's */
+	__u64 tx_kicks, rx_kicks;
+};
+
+static void window_open(struct xsk_bench *b, const struct counters *c,
+			pid_t tid, struct sirq_cpu *sc, struct window *w)
+{
+	snap(b, c, &w->s);
+	peer_read(b, &w->p);
+	afp_drops(b);
+	veth_losses(b, &w->xerr, &w->drop);
+	w->net_rx = net_rx(b, sc);
+	own_cpu_ns(tid, &w->cpu);
+	w->tx_kicks = b->xs ? b->xs->stats.tx_kicks : 0;
+	w->rx_kicks = b->rx_kicks;
+	b->rx_bad = 0;
+	b->rx_bytes = 0;
+}
+
 static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	       __u64 interval_ns, xskb_tick_fn tick, void *ctx,
 	       const volatile int *stop, struct xskb_result *r, char *err)
@@ -698,14 +723,14 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	bool gen = b->env && b->o.kind != XSKB_TXONLY;
 	struct sirq_cpu *sc0, *sc1;
 	struct counters c = {};
-	struct xskb_snap s0, prev, cur;
-	struct xskb_peer_counters p0, p1;
+	struct xskb_snap prev, cur;
+	struct xskb_peer_counters p1;
+	struct window w;
 	struct tgen_thread g = { .done = 1 };
 	pid_t tid = syscall(SYS_gettid);
 	__u64 start, wend, end, next, idle_since, seq = 0, drain;
-	__u64 tx_kicks0 = 0, rx_kicks0 = 0, best = 0;
-	__u64 xerr0, xerr1, drop0, drop1;
-	uint64_t cpu0 = 0, cpu1 = 0;
+	__u64 best = 0, xerr1, drop1;
+	uint64_t cpu1 = 0;
 	bool in_window;
 	int ret, cpu;
 
@@ -722,7 +747,6 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		return xsk_errf(err, ret, "cannot pin the application thread to CPU %d: %s",
 				b->o.app_cpu, strerror(-ret));
 	}
-	b->rx_bad = b->rx_bytes = 0;
 	if (gen) {
 		g.o.pkt_size = b->o.pkt_size;
 		g.o.flows = 1;
@@ -738,19 +762,12 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		}
 	}
 
-	tx_kicks0 = b->xs ? b->xs->stats.tx_kicks : 0;
-	rx_kicks0 = b->rx_kicks;
 	start = mono_ns();
 	wend = start + warmup_ns;
 	end = wend + duration_ns;
 	in_window = !warmup_ns;
-	snap(b, &c, &s0);
-	peer_read(b, &p0);
-	afp_drops(b);
-	veth_losses(b, &xerr0, &drop0);
-	r->net_rx_ns = net_rx(b, sc0);
-	own_cpu_ns(tid, &cpu0);
-	prev = s0;
+	window_open(b, &c, tid, sc0, &w);
+	prev = w.s;
 	next = start + (interval_ns ?: end - start);
 	idle_since = start;
 	while (!(stop && *stop)) {
@@ -782,16 +799,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			/* a thread kept off its CPU starts late: a whole window */
 			in_window = true;
 			end = now + duration_ns;
-			snap(b, &c, &s0);
-			peer_read(b, &p0);
-			afp_drops(b);
-			veth_losses(b, &xerr0, &drop0);
-			r->net_rx_ns = net_rx(b, sc0);
-			own_cpu_ns(tid, &cpu0);
-			tx_kicks0 = b->xs ? b->xs->stats.tx_kicks : 0;
-			rx_kicks0 = b->rx_kicks;
-			b->rx_bad = b->rx_bytes = 0;
-			prev = s0;
+			window_open(b, &c, tid, sc0, &w);
+			prev = w.s;
 			next = now + (interval_ns ?: end - now);
 		}
 		if (in_window && interval_ns && now >= next) {
@@ -806,12 +815,12 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			break;
 	}
 	own_cpu_ns(tid, &cpu1);
-	r->net_rx_ns = net_rx(b, sc1) - r->net_rx_ns;
+	r->net_rx_ns = net_rx(b, sc1) - w.net_rx;
 	snap(b, &c, &cur);
 	r->drops = afp_drops(b);
 	r->app_cpu = thread_last_cpu(tid);
-	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - tx_kicks0;
-	r->rx_kicks = b->rx_kicks - rx_kicks0;
+	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - w.tx_kicks;
+	r->rx_kicks = b->rx_kicks - w.rx_kicks;
 
 	if (gen) {
 		g.stop = 1;
@@ -825,43 +834,43 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		xsk_comp_reclaim(b->xs);
 	}
 	if (b->peer && b->o.kind != XSKB_RXDROP)
-		peer_settle(b, p0.packets + cur.tx_packets - s0.tx_packets);
+		peer_settle(b, w.p.packets + cur.tx_packets - w.s.tx_packets);
 	if (b->xs)
 		cur.tx_completed = b->xs->stats.tx_completed;
 	r->peer_known = !peer_read(b, &p1);
 	veth_losses(b, &xerr1, &drop1);
-	r->lost_peer_xmit_errors = xerr1 - xerr0;
-	r->lost_dut_rx_drops = drop1 - drop0;
+	r->lost_peer_xmit_errors = xerr1 - w.xerr;
+	r->lost_dut_rx_drops = drop1 - w.drop;
 	if (gen && g.ret) {
 		free(sc0);
 		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);
 		return g.ret;
 	}
 
-	r->duration_ns = cur.t_ns - s0.t_ns;
+	r->duration_ns = cur.t_ns - w.s.t_ns;
 	r->d.t_ns = r->duration_ns;
-	r->d.rx_packets = cur.rx_packets - s0.rx_packets;
-	r->d.tx_packets = cur.tx_packets - s0.tx_packets;
-	r->d.tx_completed = cur.tx_completed - s0.tx_completed;
-	r->d.st.rx_dropped = cur.st.rx_dropped - s0.st.rx_dropped;
+	r->d.rx_packets = cur.rx_packets - w.s.rx_packets;
+	r->d.tx_packets = cur.tx_packets - w.s.tx_packets;
+	r->d.tx_completed = cur.tx_completed - w.s.tx_completed;
+	r->d.st.rx_dropped = cur.st.rx_dropped - w.s.st.rx_dropped;
 	if (b->xs)
 		r->drops = r->d.st.rx_dropped;
-	r->d.st.rx_invalid_descs = cur.st.rx_invalid_descs - s0.st.rx_invalid_descs;
-	r->d.st.tx_invalid_descs = cur.st.tx_invalid_descs - s0.st.tx_invalid_descs;
-	r->d.st.rx_ring_full = cur.st.rx_ring_full - s0.st.rx_ring_full;
+	r->d.st.rx_invalid_descs = cur.st.rx_invalid_descs - w.s.st.rx_invalid_descs;
+	r->d.st.tx_invalid_descs = cur.st.tx_invalid_descs - w.s.st.tx_invalid_descs;
+	r->d.st.rx_ring_full = cur.st.rx_ring_full - w.s.st.rx_ring_full;
 	r->d.st.rx_fill_ring_empty_descs = cur.st.rx_fill_ring_empty_descs -
-					   s0.st.rx_fill_ring_empty_descs;
+					   w.s.st.rx_fill_ring_empty_descs;
 	r->d.st.tx_ring_empty_descs = cur.st.tx_ring_empty_descs -
-				      s0.st.tx_ring_empty_descs;
+				      w.s.st.tx_ring_empty_descs;
 	if (r->peer_known) {
-		r->peer.packets = p1.packets - p0.packets;
-		r->peer.bytes = p1.bytes - p0.bytes;
-		r->peer.mac_ok = p1.mac_ok - p0.mac_ok;
-		r->peer.mac_bad = p1.mac_bad - p0.mac_bad;
-		r->peer.len_bad = p1.len_bad - p0.len_bad;
-		r->peer.payload_ok = p1.payload_ok - p0.payload_ok;
-		r->peer.payload_bad = p1.payload_bad - p0.payload_bad;
-		r->peer.seq_sum = p1.seq_sum - p0.seq_sum;
+		r->peer.packets = p1.packets - w.p.packets;
+		r->peer.bytes = p1.bytes - w.p.bytes;
+		r->peer.mac_ok = p1.mac_ok - w.p.mac_ok;
+		r->peer.mac_bad = p1.mac_bad - w.p.mac_bad;
+		r->peer.len_bad = p1.len_bad - w.p.len_bad;
+		r->peer.payload_ok = p1.payload_ok - w.p.payload_ok;
+		r->peer.payload_bad = p1.payload_bad - w.p.payload_bad;
+		r->peer.seq_sum = p1.seq_sum - w.p.seq_sum;
 		r->d.delivered = r->peer.packets;
 	}
 	r->rx_bytes = b->rx_bytes;
@@ -877,7 +886,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		r->counted_at = "tx completions";
 	}
 	r->pps = r->duration_ns ? r->packets * 1e9 / r->duration_ns : 0;
-	r->app_cpu_ns = cpu1 - cpu0;
+	r->app_cpu_ns = cpu1 - w.cpu;
 	/* It polls without sleeping: less than half the window on a CPU */
 	r->disturbed = r->app_cpu_ns < r->duration_ns / 2;
 	r->app_ns_per_pkt = r->packets ? (double)r->app_cpu_ns / r->packets : 0;
