@@ -134,6 +134,7 @@ FIXTURE_TEARDOWN(stacks)
  * --stacks: the receive-stack comparison in one run, as rows of the table
  * and of the JSON (valid against the schema), each with runs and CIs.
  * About 10 s; on a loaded machine disturbed runs are redone (up to 3x).
+ * Rates are not asserted: a starved receiver may count nothing in a run.
  */
 TEST_F_TIMEOUT(stacks, rows, 150)
 {
@@ -167,8 +168,8 @@ TEST_F_TIMEOUT(stacks, rows, 150)
 		 "for s in st:\n"
 		 "    assert s['runs_ok'] == 3 and len(s['runs']) == 3, s\n"
 		 "    assert s['counted'] == sum(r['packets'] for r in s['runs']) > 0, s\n"
-		 "    assert s['mpps']['median'] > 0 and s['ns_per_pkt']['median'] > 0, s\n"
 		 "    assert s['mpps']['ci95_lo'] <= s['mpps']['median'] <= s['mpps']['ci95_hi'], s\n"
+		 "    assert s['runs_disturbed'] == sum(r['disturbed'] for r in s['runs']), s\n"
 		 "    assert s['lost'] == sum(r['socket_drops'] for r in s['runs']), s\n"
 		 "print('valid')\n"
 		 "EOF", last ? last + 1 : out);

@@ -238,16 +238,31 @@ TEST_F(xdpsock, placement)
 	EXPECT_EQ(0, num(self, "placement.gen_cpu"));
 }
 
-/* rxdrop on AF_PACKET: the same exact count and bytes */
+/*
+ * rxdrop on AF_PACKET: every frame accounted for, every byte right.  Paced,
+ * TPACKET_V3's 64 blocks retire every 1 ms with a few frames each, so a
+ * receiver kept off its CPU for some 60 ms overflows the ring: on a loaded
+ * machine the kernel may drop frames there (tp_drops), and the count is
+ * then exact with them.
+ */
 TEST_F(xdpsock, afpacket_rxdrop_exact)
 {
+	double rx, lost;
+
 	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -C 2000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("af_packet", str(self, "socket"));
 	EXPECT_STREQ("tpacket_v3", str(self, "backend"));
-	EXPECT_EQ(N, num(self, "rx_packets"));
-	EXPECT_EQ(N * 64, num(self, "rx_bytes"));
+	rx = num(self, "rx_packets");
+	lost = num(self, "socket_drops") + num(self, "lost_peer_xmit_errors") +
+	       num(self, "lost_dut_rx_drops");
+	EXPECT_EQ(N, rx + lost) TH_LOG("%s", self->out);
+	EXPECT_LT(0, rx);
+	EXPECT_EQ(rx * 64, num(self, "rx_bytes"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
+	if (lost)
+		TH_LOG("%.0f frames dropped on a loaded machine (disturbed: %d)",
+		       lost, jr_bool(jr_get(self->doc, "disturbed")));
 }
 
 TEST_F(xdpsock, zero_copy_on_veth_fails)
