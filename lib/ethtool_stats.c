@@ -148,3 +148,15 @@ int netdev_counters_read(const char *ifname, struct netdev_counters *c)
 	fclose(f);
 	return ret;
 }
+
+uint64_t ethtool_stats_sum_of(const char *ifname, const char *pattern)
+{
+	struct ethtool_stats_set set;
+	uint64_t sum;
+
+	if (ethtool_stats_read(ifname, &set))
+		return 0;
+	sum = ethtool_stats_sum(&set, pattern);
+	ethtool_stats_free(&set);
+	return sum;
+}

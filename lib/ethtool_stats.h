@@ -27,6 +27,9 @@ void ethtool_stats_free(struct ethtool_stats_set *set);
 uint64_t ethtool_stats_sum(const struct ethtool_stats_set *set,
 			   const char *pattern);
 
+/* Read ifname's statistics and sum those matching pattern; 0 on error */
+uint64_t ethtool_stats_sum_of(const char *ifname, const char *pattern);
+
 struct netdev_counters {
 	uint64_t rx_packets, rx_bytes, rx_dropped;
 	uint64_t tx_packets, tx_bytes, tx_dropped;

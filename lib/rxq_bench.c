@@ -29,34 +29,6 @@
 #include "xsk_pkt.h"
 #include "xdp_action.skel.h"
 
-/*
- * One pair of softirq tracepoint programs for all benches of the process:
- * each pair costs every softirq on the machine its run time.
- */
-static struct sirq *shared_sirq;
-static unsigned int shared_sirq_refs;
-
-static int sirq_get(struct sirq **s, char *err)
-{
-	if (!shared_sirq) {
-		int ret = sirq_open(&shared_sirq, err);
-
-		if (ret)
-			return ret;
-	}
-	shared_sirq_refs++;
-	*s = shared_sirq;
-	return 0;
-}
-
-static void sirq_put(struct sirq *s)
-{
-	if (!s || --shared_sirq_refs)
-		return;
-	sirq_close(shared_sirq);
-	shared_sirq = NULL;
-}
-
 struct rxq_bench {
 	struct rxq_opts o;
 	struct xsk_env *env;
@@ -370,39 +342,17 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 	return 0;
 }
 
-struct gen_ctx {
-	struct rxq_bench *b;
-	volatile pid_t tid;
-	__u64 count;
-	__u64 duration_ns;
-	volatile int stop;
-	struct tgen_result res;
-	int ret;
-	char err[XSK_ERRLEN];
-};
-
-static void *gen_thread(void *arg)
+/* The generator's options for a run of this bench */
+static void gen_setup(struct rxq_bench *b, struct tgen_thread *g, __u64 count,
+		      __u64 duration_ns)
 {
-	struct gen_ctx *g = arg;
-	struct xsk_env *env = g->b->env;
-	struct tgen_opts to = {
-		.ifname = env->ifname[XENV_PEER],
-		.pkt_size = g->b->o.pkt_size,
-		.flows = g->b->o.flows,
-		.count = g->count,
-		.duration_ns = g->duration_ns,
-		.rate_pps = g->b->o.rate_pps,
-		.cpu = g->b->o.gen_cpu,
-		.stop = &g->stop,
-	};
-
-	memcpy(to.dst, env->mac[XENV_DUT], 6);
-	memcpy(to.src, env->mac[XENV_PEER], 6);
-	g->tid = syscall(SYS_gettid);
-	g->ret = xenv_enter(env, XENV_PEER);
-	if (!g->ret)
-		g->ret = tgen_run(&to, &g->res, g->err);
-	return NULL;
+	memset(g, 0, sizeof(*g));
+	g->o.pkt_size = b->o.pkt_size;
+	g->o.flows = b->o.flows;
+	g->o.count = count;
+	g->o.duration_ns = duration_ns;
+	g->o.rate_pps = b->o.rate_pps;
+	g->o.cpu = b->o.gen_cpu;
 }
 
 /* What the kernel and the peer counted, cumulative */
@@ -484,19 +434,45 @@ static void sleep_until(__u64 t_ns)
 	}
 }
 
+/*
+ * Counted runs: what is in flight is done within a NAPI poll, but on a
+ * loaded machine that poll can wait in ksoftirqd for a second or more.
+ * Snapshot until the program has counted all that was sent, or the count
+ * stood still for 1 s, or 5 s passed.
+ */
+static int settle(struct rxq_bench *b, const struct rxq_snapshot *s0,
+		  __u64 sent, struct rxq_snapshot *cur)
+{
+	__u64 end = mono_ns() + 5000000000ULL, since = mono_ns(), last = 0;
+	int ret;
+
+	for (;;) {
+		ret = rxq_bench_snapshot(b, cur);
+		if (ret || cur->packets - s0->packets >= sent ||
+		    mono_ns() >= end)
+			return ret;
+		if (cur->packets != last) {
+			last = cur->packets;
+			since = mono_ns();
+		} else if (mono_ns() - since >= 1000000000ULL) {
+			return 0;
+		}
+		sleep_until(mono_ns() + 1000000ULL);
+	}
+}
+
 int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
 		  const volatile int *stop, struct rxq_result *r, char *err)
 {
 	bool counted = b->env && b->o.count;
-	struct gen_ctx g = { .b = b, .count = b->o.count };
+	struct tgen_thread g;
 	struct rxq_snapshot s0, prev, cur;
 	struct load_thread lt = { .tid = 0, .cpu = b->o.gen_cpu };
 	struct load_snap *l0, *l1;
 	struct load_report lr;
 	struct kcounts k0, k1;
 	__u64 end, next;
-	pthread_t th;
 	int ret, cpu;
 
 	memset(r, 0, sizeof(*r));
@@ -505,11 +481,12 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		warmup_ns = 0;
 		duration_ns = 0;
 	}
+	gen_setup(b, &g, b->o.count, 0);
 	if (b->env && !counted) {
-		g.duration_ns = warmup_ns + duration_ns;
-		if (pthread_create(&th, NULL, gen_thread, &g))
-			return xsk_errf(err, -errno, "generator thread: %s",
-					strerror(errno));
+		g.o.duration_ns = warmup_ns + duration_ns;
+		ret = tgen_thread_start(&g, b->env, err);
+		if (ret)
+			return ret;
 		sleep_until(mono_ns() + warmup_ns);
 		lt.tid = g.tid;
 	}
@@ -523,13 +500,11 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	cur = s0;
 	prev = s0;
 	if (counted && !ret) {
-		if (pthread_create(&th, NULL, gen_thread, &g))
-			return xsk_errf(err, -errno, "generator thread: %s",
-					strerror(errno));
-		pthread_join(th, NULL);
-		/* what is in flight is done within a NAPI poll; 50 ms is ample */
-		sleep_until(mono_ns() + 50000000ULL);
-		ret = rxq_bench_snapshot(b, &cur);
+		ret = tgen_thread_start(&g, b->env, err);
+		if (ret)
+			return ret;
+		tgen_thread_join(&g);
+		ret = settle(b, &s0, g.res.sent, &cur);
 	}
 	end = s0.t_ns + duration_ns;
 	next = interval_ns ? s0.t_ns + interval_ns : end;
@@ -554,7 +529,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	free(l0);
 	if (b->env && !counted) {
 		g.stop = 1;
-		pthread_join(th, NULL);
+		tgen_thread_join(&g);
 	}
 	if (b->env && g.ret) {
 		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);

@@ -116,3 +116,27 @@ void sirq_delta(const struct sirq_cpu *a, const struct sirq_cpu *b,
 	d->all_count = b->all_count - a->all_count;
 	d->own_ns = b->own_ns - a->own_ns;
 }
+
+static struct sirq *shared_sirq;
+static unsigned int shared_sirq_refs;
+
+int sirq_get(struct sirq **s, char *err)
+{
+	if (!shared_sirq) {
+		int ret = sirq_open(&shared_sirq, err);
+
+		if (ret)
+			return ret;
+	}
+	shared_sirq_refs++;
+	*s = shared_sirq;
+	return 0;
+}
+
+void sirq_put(struct sirq *s)
+{
+	if (!s || --shared_sirq_refs)
+		return;
+	sirq_close(shared_sirq);
+	shared_sirq = NULL;
+}

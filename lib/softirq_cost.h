@@ -48,6 +48,14 @@ void sirq_prog_ids(const struct sirq *s, __u32 ids[2]);
 /* Detach and unload; NULL is fine */
 void sirq_close(struct sirq *s);
 
+/*
+ * One pair of programs shared by every user in the process (each pair costs
+ * every softirq on the machine its run time): sirq_get() opens it on first
+ * use, sirq_put() closes it after the last.
+ */
+int sirq_get(struct sirq **s, char *err);
+void sirq_put(struct sirq *s);
+
 /* b - a, field by field */
 void sirq_delta(const struct sirq_cpu *a, const struct sirq_cpu *b,
 		struct sirq_cpu *d);

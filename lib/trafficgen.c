@@ -28,6 +28,7 @@
 #include "trafficgen.h"
 #include "trafficgen.skel.h"
 #include "xsk_core.h"
+#include "xsk_env.h"
 #include "xsk_pkt.h"
 
 #define NSEC		1000000000ULL
@@ -520,6 +521,51 @@ out:
 	trafficgen_bpf__destroy(skel);
 	free(frame);
 	return ret;
+}
+
+/* ---- in a thread, on the project's veth pair ---------------------------- */
+
+static void *tgen_thread_fn(void *arg)
+{
+	struct tgen_thread *t = arg;
+
+	t->tid = syscall(SYS_gettid);
+	t->ret = xenv_enter(t->env, XENV_PEER);
+	if (t->ret)
+		xsk_errf(t->err, t->ret, "tgen: entering the peer's namespace: %s",
+			 strerror(-t->ret));
+	else
+		t->ret = tgen_run(&t->o, &t->res, t->err);
+	t->last_cpu = thread_last_cpu(t->tid);
+	t->done = 1;
+	return NULL;
+}
+
+int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char *err)
+{
+	int ret;
+
+	t->env = env;
+	t->stop = 0;
+	t->tid = 0;
+	t->done = 0;
+	t->last_cpu = -1;
+	t->ret = 0;
+	t->err[0] = '\0';
+	t->o.ifname = env->ifname[XENV_PEER];
+	t->o.stop = &t->stop;
+	memcpy(t->o.dst, env->mac[XENV_DUT], 6);
+	memcpy(t->o.src, env->mac[XENV_PEER], 6);
+	ret = pthread_create(&t->th, NULL, tgen_thread_fn, t);
+	if (ret)
+		return xsk_errf(err, -ret, "generator thread: %s", strerror(ret));
+	return 0;
+}
+
+int tgen_thread_join(struct tgen_thread *t)
+{
+	pthread_join(t->th, NULL);
+	return t->ret;
 }
 
 /* ---- sink -------------------------------------------------------------- */

@@ -27,10 +27,12 @@
 #ifndef TRAFFICGEN_H
 #define TRAFFICGEN_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <linux/types.h>
 
 #include "trafficgen_common.h"
+#include "xsk_core.h"
 
 /* Largest frame: MTU 9000 plus the Ethernet header (no FCS) */
 #define TGEN_MAX_PKT_SIZE	9014
@@ -80,6 +82,31 @@ struct tgen_result {
  * note (why the fallback ran); it is "" otherwise.
  */
 int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err);
+
+/*
+ * The generator in a thread of its own, in the peer namespace of the
+ * project's veth pair (xsk_env.h), sending out of the peer's veth to the
+ * dut's.  Fill o (pkt_size, flows, count, duration_ns, rate_pps, cpu);
+ * tgen_thread_start() sets the interface, the MAC addresses and the stop
+ * flag.  Set stop to end a run early; tgen_thread_join() returns ret.
+ */
+struct xsk_env;
+
+struct tgen_thread {
+	struct tgen_opts o;
+	volatile int stop;
+	volatile pid_t tid;	/* set by the thread when it starts */
+	volatile int done;	/* set by the thread when the run is over */
+	int last_cpu;		/* the CPU it ran on last (thread_last_cpu) */
+	struct tgen_result res;
+	int ret;
+	char err[XSK_ERRLEN];
+	struct xsk_env *env;
+	pthread_t th;
+};
+
+int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char *err);
+int tgen_thread_join(struct tgen_thread *t);
 
 /* tgen_sink attached to an interface by a bpf_link */
 struct tgen_sink;

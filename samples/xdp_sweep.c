@@ -24,6 +24,7 @@
 #include "measure.h"
 #include "rxq_bench.h"
 #include "stats.h"
+#include "xsk_bench.h"
 #include "xsk_core.h"
 
 #define VERSION		"0.1"
@@ -55,6 +56,42 @@ struct list {
 	__u32 v[MAX_LIST];
 };
 
+/*
+ * --stacks: rxdrop on each receive stack users choose between, on the same
+ * traffic (lib/xsk_bench, as xdpsock measures it)
+ */
+struct stack_run {
+	struct xskb_result r;
+	bool ok;
+	int retries;
+	char err[XSK_ERRLEN];
+};
+
+struct stack_point {
+	const char *stack;	/* af_xdp, tpacket_v3, tpacket_v2, recvmmsg */
+	const char *mode;	/* af_xdp: native, generic; else NULL */
+	const char *label;	/* the table's path column */
+	__u32 size;
+	struct xsk_bench *bench;
+	char err[XSK_ERRLEN];
+	struct stack_run runs[MAX_REPEAT];
+};
+
+static const struct {
+	const char *stack, *mode, *label;
+	bool afpacket;
+	enum afp_backend afp;
+	enum xsk_mode xmode;
+} stack_defs[] = {
+	{ "af_xdp", "native", "AF_XDP", false, AFP_AUTO, XSK_MODE_NATIVE },
+	{ "af_xdp", "generic", "AF_XDP", false, AFP_AUTO, XSK_MODE_GENERIC },
+	{ "tpacket_v3", NULL, "TPACKET_V3", true, AFP_TPACKET_V3, 0 },
+	{ "tpacket_v2", NULL, "TPACKET_V2", true, AFP_TPACKET_V2, 0 },
+	{ "recvmmsg", NULL, "recvmmsg", true, AFP_RECVMMSG, 0 },
+};
+
+#define NR_STACKS	ARRAY_SIZE(stack_defs)
+
 struct config {
 	struct list actions, modes, sizes, flows;
 	unsigned int repeat;
@@ -73,6 +110,9 @@ struct config {
 	double level;		/* confidence level of the A/B report */
 	const char *pre_cmd;	/* this side's: cmd[0] or cmd[1] */
 	const char *b_opts;	/* B's options, parsed over A's */
+	bool stacks;		/* the receive-stack comparison */
+	bool actions_given;
+	bool sizes_given;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -94,6 +134,10 @@ static void usage(FILE *f, const char *prog)
 		"  -K, --loop=K          inject K bpf_loop() iterations per frame\n"
 		"      --spin=N          inject N inline multiply-adds per frame (<= 4096)\n"
 		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
+		"      --stacks          compare receive stacks on the same traffic: AF_XDP\n"
+		"                        rxdrop (native copy, generic), TPACKET_V3, TPACKET_V2,\n"
+		"                        recvmmsg (xdpsock's loops); alone, or with -a the\n"
+		"                        action matrix as well; sizes up to 1514 (default 64)\n"
 		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
 		"      --no-plot         no gnuplot\n"
 		"Interleaved A/B (each round runs every point A, B or B, A in turn):\n"
@@ -182,7 +226,7 @@ static void set_list(struct list *l, const __u32 *v, unsigned int n)
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
-	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS };
+	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -204,6 +248,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "spin", required_argument, NULL, O_SPIN },
 		{ "b-spin", required_argument, NULL, O_BSPIN },
 		{ "b-opts", required_argument, NULL, O_BOPTS },
+		{ "stacks", no_argument, NULL, O_STACKS },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -219,6 +264,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (parse_list("--actions", optarg, &cfg->actions,
 				       rxq_action_parse))
 				return -EINVAL;
+			cfg->actions_given = true;
 			break;
 		case 'm':
 			if (parse_list("--modes", optarg, &cfg->modes,
@@ -229,6 +275,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (parse_list("--sizes", optarg, &cfg->sizes,
 				       one_size))
 				return -EINVAL;
+			cfg->sizes_given = true;
 			break;
 		case 'f':
 			if (parse_list("--flows", optarg, &cfg->flows,
@@ -293,6 +340,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_BOPTS:
 			cfg->b_opts = optarg;
 			break;
+		case O_STACKS:
+			cfg->stacks = true;
+			break;
 		case O_LEVEL:
 			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
 				       &cfg->level))
@@ -311,6 +361,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	if (!cfg->ab && (cfg->b_loop_k || cfg->b_spin_n || cfg->cmd[0] ||
 			 cfg->cmd[1] || cfg->b_opts)) {
 		fprintf(stderr, "xdp_sweep: --b-loop, --b-spin, --b-opts, --a-cmd and --b-cmd need --ab\n");
+		return -EINVAL;
+	}
+	if (cfg->stacks && cfg->ab) {
+		fprintf(stderr, "xdp_sweep: --stacks does not run A/B (--ab)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -358,6 +412,67 @@ static int measure(const struct config *cfg, struct point *p, struct run *run)
 	}
 	return rxq_bench_run(p->bench, cfg->warmup * 1e9, cfg->duration * 1e9,
 			     0, NULL, NULL, &cli_stop, &run->r, run->err);
+}
+
+static int open_stack(struct stack_point *sp, unsigned int def)
+{
+	struct xskb_opts o = {
+		.kind = XSKB_RXDROP,
+		.afpacket = stack_defs[def].afpacket,
+		.afp = stack_defs[def].afp,
+		.port = { .mode = stack_defs[def].xmode },
+		.pkt_size = sp->size,
+		.app_cpu = -1,
+		.gen_cpu = 0,
+	};
+
+	return xskb_open(&sp->bench, &o, sp->err);
+}
+
+static int measure_stack(const struct config *cfg, struct stack_point *sp,
+			 struct stack_run *run)
+{
+	if (!sp->bench) {
+		snprintf(run->err, sizeof(run->err), "%s", sp->err);
+		return -ENODEV;
+	}
+	return xskb_run(sp->bench, cfg->warmup * 1e9, cfg->duration * 1e9, 0,
+			NULL, NULL, &cli_stop, &run->r, run->err);
+}
+
+struct stack_summary {
+	struct stats_summary mpps, ns, app_ns;
+	unsigned int ok, disturbed;
+	__u64 sent, counted, lost;
+};
+
+static void summarize_stack(const struct config *cfg,
+			    const struct stack_point *sp,
+			    struct stack_summary *s)
+{
+	double mpps[MAX_REPEAT], ns[MAX_REPEAT], app[MAX_REPEAT];
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < cfg->repeat; i++) {
+		const struct stack_run *r = &sp->runs[i];
+
+		if (!r->ok)
+			continue;
+		mpps[s->ok] = r->r.pps / 1e6;
+		ns[s->ok] = r->r.net_rx_ns_per_pkt;
+		app[s->ok] = r->r.app_ns_per_pkt;
+		s->ok++;
+		s->sent += r->r.gen_sent;
+		s->counted += r->r.packets;
+		s->lost += r->r.drops;
+		s->disturbed += r->r.disturbed;
+	}
+	if (s->ok) {
+		stats_summarize(mpps, s->ok, &s->mpps);
+		stats_summarize(ns, s->ok, &s->ns);
+		stats_summarize(app, s->ok, &s->app_ns);
+	}
 }
 
 struct summary {
@@ -465,9 +580,88 @@ static const char *mode_of(__u32 v)
 	return mode_name(v);
 }
 
+/* key: { median, ci95_lo, ci95_hi, ci_method, mean, sd }, null if none */
+static void summary_json(struct json *j, const char *key,
+			 const struct stats_summary *s, bool ok)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	json_kv_double(j, "median", ok ? s->median : NAN);
+	json_kv_double(j, "ci95_lo", ok ? s->ci_lo : NAN);
+	json_kv_double(j, "ci95_hi", ok ? s->ci_hi : NAN);
+	json_kv_string(j, "ci_method", ok ?
+		       stats_ci_method_name(s->ci_method) : "none");
+	json_kv_double(j, "mean", ok ? s->mean : NAN);
+	json_kv_double(j, "sd", ok ? s->sd : NAN);
+	json_end_object(j);
+}
+
+static void stacks_json(struct json *j, const struct config *cfg,
+			const struct stack_point *sps, unsigned int nsps,
+			double ghz)
+{
+	unsigned int i, k;
+
+	json_key(j, "stacks");
+	json_begin_array(j);
+	for (i = 0; i < nsps; i++) {
+		const struct stack_point *sp = &sps[i];
+		struct stack_summary s;
+
+		summarize_stack(cfg, sp, &s);
+		json_begin_object(j);
+		json_kv_string(j, "stack", sp->stack);
+		json_kv_string(j, "mode", sp->mode);
+		json_kv_string(j, "benchmark", "rxdrop");
+		json_kv_u64(j, "size", sp->size);
+		json_kv_u64(j, "runs_ok", s.ok);
+		json_kv_u64(j, "runs_disturbed", s.disturbed);
+		summary_json(j, "mpps", &s.mpps, s.ok);
+		summary_json(j, "ns_per_pkt", &s.ns, s.ok);
+		json_kv_double(j, "tsc_cycles_per_pkt",
+			       s.ok ? s.ns.median * ghz : NAN);
+		summary_json(j, "app_ns_per_pkt", &s.app_ns, s.ok);
+		json_kv_u64(j, "sent", s.sent);
+		json_kv_u64(j, "counted", s.counted);
+		json_kv_u64(j, "lost", s.lost);
+		json_key(j, "runs");
+		json_begin_array(j);
+		for (k = 0; k < cfg->repeat; k++) {
+			const struct stack_run *r = &sp->runs[k];
+
+			json_begin_object(j);
+			json_kv_bool(j, "ok", r->ok);
+			if (!r->ok) {
+				json_kv_string(j, "error", r->err);
+				json_end_object(j);
+				continue;
+			}
+			json_kv_u64(j, "packets", r->r.packets);
+			json_kv_double(j, "duration_s", r->r.duration_ns / 1e9);
+			json_kv_double(j, "pps", r->r.pps);
+			json_kv_u64(j, "net_rx_ns", r->r.net_rx_ns);
+			json_kv_double(j, "ns_per_pkt", r->r.net_rx_ns_per_pkt);
+			json_kv_s64(j, "net_rx_cpu", r->r.net_rx_cpu);
+			json_kv_u64(j, "app_cpu_ns", r->r.app_cpu_ns);
+			json_kv_double(j, "app_ns_per_pkt", r->r.app_ns_per_pkt);
+			json_kv_s64(j, "app_cpu", r->r.app_cpu);
+			json_kv_u64(j, "gen_sent", r->r.gen_sent);
+			json_kv_s64(j, "gen_cpu", r->r.gen_cpu);
+			json_kv_u64(j, "socket_drops", r->r.drops);
+			json_kv_bool(j, "disturbed", r->r.disturbed);
+			json_kv_u64(j, "retries", r->retries);
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static int write_json(const char *path, const struct config *cfg,
-		      struct point *pts, unsigned int npts, double ghz,
-		      const char *started)
+		      struct point *pts, unsigned int npts,
+		      const struct stack_point *sps, unsigned int nsps,
+		      double ghz, const char *started)
 {
 	struct json j;
 	unsigned int i, k;
@@ -495,6 +689,7 @@ static int write_json(const char *path, const struct config *cfg,
 	json_kv_u64(&j, "spin_n", cfg->spin_n);
 	json_kv_string(&j, "generator", "live-frames (af_xdp-sg above the live-frames limit)");
 	json_kv_string(&j, "cost", "NET_RX softirq ns (tracepoints) / frames counted by the program");
+	json_kv_bool(&j, "stacks", cfg->stacks);
 	json_end_object(&j);
 
 	json_key(&j, "points");
@@ -511,16 +706,7 @@ static int write_json(const char *path, const struct config *cfg,
 		json_kv_u64(&j, "flows", p->flows);
 		json_kv_u64(&j, "runs_ok", s.ok);
 		json_kv_u64(&j, "runs_disturbed", s.disturbed);
-		json_key(&j, "ns_per_pkt");
-		json_begin_object(&j);
-		json_kv_double(&j, "median", s.ok ? s.ns.median : NAN);
-		json_kv_double(&j, "ci95_lo", s.ok ? s.ns.ci_lo : NAN);
-		json_kv_double(&j, "ci95_hi", s.ok ? s.ns.ci_hi : NAN);
-		json_kv_string(&j, "ci_method", s.ok ?
-			       stats_ci_method_name(s.ns.ci_method) : "none");
-		json_kv_double(&j, "mean", s.ok ? s.ns.mean : NAN);
-		json_kv_double(&j, "sd", s.ok ? s.ns.sd : NAN);
-		json_end_object(&j);
+		summary_json(&j, "ns_per_pkt", &s.ns, s.ok);
 		json_kv_double(&j, "tsc_cycles_per_pkt",
 			       s.ok ? s.ns.median * ghz : NAN);
 		json_kv_double(&j, "mpps", s.ok ? s.mpps.median : NAN);
@@ -560,14 +746,60 @@ static int write_json(const char *path, const struct config *cfg,
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	if (cfg->stacks)
+		stacks_json(&j, cfg, sps, nsps, ghz);
 	json_end_object(&j);
 	i = json_finish(&j);
 	fclose(f);
 	return i;
 }
 
+static void print_stacks(const struct config *cfg,
+			 const struct stack_point *sps, unsigned int nsps,
+			 double ghz)
+{
+	unsigned int i;
+
+	for (i = 0; i < nsps; i++) {
+		const struct stack_point *sp = &sps[i];
+		struct stack_summary s;
+		char ci[32] = "-", mci[32] = "";
+
+		summarize_stack(cfg, sp, &s);
+		if (!s.ok) {
+			printf("%-12s %-7s %5u %5s  failed: %s\n", sp->label,
+			       sp->mode ?: "-", sp->size, "-", sp->runs[0].err);
+			continue;
+		}
+		if (s.ns.ci_method != STATS_CI_NONE)
+			snprintf(ci, sizeof(ci), "[%.1f, %.1f]", s.ns.ci_lo,
+				 s.ns.ci_hi);
+		if (s.mpps.ci_method != STATS_CI_NONE)
+			snprintf(mci, sizeof(mci), " [%.3f, %.3f]",
+				 s.mpps.ci_lo, s.mpps.ci_hi);
+		printf("%-12s %-7s %5u %5s %8.3f %8.1f %19s %8.1f %9llu  Mpps CI%s, app %.1f ns/pkt%s\n",
+		       sp->label, sp->mode ?: "-", sp->size, "-",
+		       s.mpps.median, s.ns.median, ci, s.ns.median * ghz,
+		       (unsigned long long)s.lost,
+		       mci, s.app_ns.median,
+		       s.disturbed ? " (disturbed runs)" : "");
+	}
+}
+
+static void print_stacks_note(void)
+{
+	printf("\nreceive stacks: rxdrop on the same veth traffic (live-frames generator on\n"
+	       "CPU 0, receiver on the other CPU; xdpsock's loops, lib/xsk_bench); Mpps\n"
+	       "counted by the receiving application, ns/pkt its NET_RX softirq time per\n"
+	       "frame (all CPUs), app the receiving thread's time (it busy-polls); lost\n"
+	       "is what the socket dropped (XDP_STATISTICS rx_dropped, PACKET_STATISTICS\n"
+	       "tp_drops) in the windows; a run whose receiving thread was on a CPU for\n"
+	       "less than half its window is disturbed and redone (twice at most)\n");
+}
+
 static void print_table(const struct config *cfg, struct point *pts,
-			unsigned int npts, double ghz)
+			unsigned int npts, const struct stack_point *sps,
+			unsigned int nsps, double ghz)
 {
 	unsigned int i;
 
@@ -595,6 +827,14 @@ static void print_table(const struct config *cfg, struct point *pts,
 		       (unsigned long long)s.lost,
 		       s.lost ? (s.xmit_errors ? " peer-xmit" : " dut") : "",
 		       s.disturbed ? " (disturbed runs)" : "");
+	}
+	print_stacks(cfg, sps, nsps, ghz);
+	if (nsps)
+		print_stacks_note();
+	if (!npts) {
+		printf("cycles are TSC cycles at %.3f GHz; 95%% CI of the median (bootstrap below 6 runs)\n",
+		       ghz);
+		return;
 	}
 	printf("\ncycles are TSC cycles at %.3f GHz; ns/pkt is NET_RX softirq time per frame counted\n"
 	       "(XDP_TX and XDP_REDIRECT include the peer's XDP_DROP of what comes back); 95%% CI\n"
@@ -759,6 +999,8 @@ int main(int argc, char **argv)
 		.level = 95,
 	};
 	unsigned int npts, i, a, m, z, fl, rep, sd, k, nsides, done = 0;
+	unsigned int nsps = 0, total;
+	struct stack_point *sps = NULL;
 	char stamp[32], base[400], path[2][512], started[32];
 	struct point *pts[2] = {};
 	struct config side[2];
@@ -789,6 +1031,33 @@ int main(int argc, char **argv)
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
 	snprintf(base, sizeof(base), "%.300s/sweep-%s", cfg.out_dir, stamp);
 
+	if (cfg.stacks) {
+		if (!cfg.sizes_given)
+			set_list(&cfg.sizes, def_sizes, 1);
+		for (z = 0; z < cfg.sizes.n; z++)
+			nsps += cfg.sizes.v[z] <= 1514 ? NR_STACKS : 0;
+		if (!nsps) {
+			fprintf(stderr, "xdp_sweep: --stacks: no size up to 1514 in --sizes\n");
+			return 2;
+		}
+		sps = calloc(nsps, sizeof(*sps));
+		if (!sps)
+			return 1;
+		i = 0;
+		for (z = 0; z < cfg.sizes.n; z++) {
+			if (cfg.sizes.v[z] > 1514)
+				continue;
+			for (k = 0; k < NR_STACKS; k++, i++) {
+				sps[i].stack = stack_defs[k].stack;
+				sps[i].mode = stack_defs[k].mode;
+				sps[i].label = stack_defs[k].label;
+				sps[i].size = cfg.sizes.v[z];
+			}
+		}
+		/* Alone, the comparison; with -a, the matrix as well */
+		if (!cfg.actions_given)
+			cfg.actions.n = 0;
+	}
 	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
 	nsides = cfg.ab ? 2 : 1;
 	side[0] = cfg;
@@ -814,8 +1083,9 @@ int main(int argc, char **argv)
 					}
 	}
 
-	fprintf(stderr, "xdp_sweep: %u points x %u runs of %.1f s (+%.1f s warm-up)%s; TSC %.3f GHz; NAPI %s\n",
-		npts, cfg.repeat, cfg.duration, cfg.warmup,
+	total = (npts * nsides + nsps) * cfg.repeat;
+	fprintf(stderr, "xdp_sweep: %u points%s x %u runs of %.1f s (+%.1f s warm-up)%s; TSC %.3f GHz; NAPI %s\n",
+		npts + nsps, nsps ? " (with receive stacks)" : "", cfg.repeat, cfg.duration, cfg.warmup,
 		cfg.ab ? ", A and B interleaved" : "", ghz,
 		cfg.threaded ? "threaded" : "default");
 	t0 = mono_ns();
@@ -830,6 +1100,13 @@ int main(int argc, char **argv)
 			if (open_point(&side[sd], p))
 				fprintf(stderr, "\n  %s\n", p->err);
 		}
+	}
+	for (i = 0; i < nsps && !cli_stop; i++) {
+		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B        ",
+			i + 1, nsps, sps[i].label, sps[i].mode ?: "-",
+			sps[i].size);
+		if (open_stack(&sps[i], i % NR_STACKS))
+			fprintf(stderr, "\n  %s\n", sps[i].err);
 	}
 	fprintf(stderr, "\n");
 	/*
@@ -853,7 +1130,7 @@ int main(int argc, char **argv)
 					 run->retries++ < MAX_RETRIES);
 				done++;
 				fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u %s %-12s %-7s %5u B %4u fl: %s",
-					done, npts * cfg.repeat * nsides,
+					done, total,
 					(mono_ns() - t0) / 1e9, rep + 1,
 					cfg.repeat, cfg.ab ? (sd ? "B" : "A") : "",
 					rxq_action_name(p->action),
@@ -863,8 +1140,25 @@ int main(int argc, char **argv)
 					fprintf(stderr, "\n  %s\n", run->err);
 			}
 		}
+		for (i = 0; i < nsps && !cli_stop; i++) {
+			struct stack_run *run = &sps[i].runs[rep];
+
+			do {
+				run->ok = !measure_stack(&cfg, &sps[i], run);
+			} while (run->ok && run->r.disturbed &&
+				 run->retries++ < MAX_RETRIES);
+			done++;
+			fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u  %-12s %-7s %5u B rxdrop : %s",
+				done, total, (mono_ns() - t0) / 1e9, rep + 1,
+				cfg.repeat, sps[i].label, sps[i].mode ?: "-",
+				sps[i].size, run->ok ? "ok        " : "FAILED    ");
+			if (!run->ok)
+				fprintf(stderr, "\n  %s\n", run->err);
+		}
 	}
 	fprintf(stderr, "\n");
+	for (i = 0; i < nsps; i++)
+		xskb_close(sps[i].bench);
 	for (sd = 0; sd < nsides; sd++)
 		for (i = 0; i < npts; i++)
 			rxq_bench_close(pts[sd][i].bench);
@@ -877,18 +1171,18 @@ int main(int argc, char **argv)
 			       side[sd].loop_k, side[sd].spin_n,
 			       side[sd].pre_cmd ? ", before each run: " : "",
 			       side[sd].pre_cmd ? side[sd].pre_cmd : "");
-		print_table(&side[sd], pts[sd], npts, ghz);
+		print_table(&side[sd], pts[sd], npts, sps, sd ? 0 : nsps, ghz);
 		snprintf(path[sd], sizeof(path[sd]), "%s%s.json", base,
 			 cfg.ab ? (sd ? "-b" : "-a") : "");
-		if (write_json(path[sd], &side[sd], pts[sd], npts, ghz,
-			       started)) {
+		if (write_json(path[sd], &side[sd], pts[sd], npts, sps, nsps,
+			       ghz, started)) {
 			fprintf(stderr, "xdp_sweep: writing %s failed\n",
 				path[sd]);
 			ret = 1;
 			goto out;
 		}
 	}
-	if (!cfg.no_plot && !cfg.ab)
+	if (!cfg.no_plot && !cfg.ab && npts)
 		plot(base, &cfg, pts[0], npts);
 	if (cfg.ab) {
 		printf("\n");
@@ -901,6 +1195,7 @@ int main(int argc, char **argv)
 out:
 	for (sd = 0; sd < nsides; sd++)
 		free(pts[sd]);
+	free(sps);
 	return ret ? ret : cli_stop ? 1 : 0;
 }
 

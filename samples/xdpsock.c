@@ -1,59 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xdpsock - AF_XDP benchmark in the manner of the kernel's old sample.
- *
- * This version has the rxdrop benchmark: receive on one queue and give every
- * frame straight back to the fill ring.  Without -i it makes its own veth
- * pair in two private network namespaces and sends 64-byte UDP frames from
- * the peer with AF_PACKET; the receive path then runs as NET_RX softirq on
- * the generator's CPU, and the application is placed on another CPU.
+ * xdpsock - AF_XDP benchmark in the manner of the kernel's old sample:
+ * rxdrop, txonly and l2fwd on one queue, and rxdrop on AF_PACKET for
+ * comparison.  Without -i it makes its own veth pair in two private network
+ * namespaces, with the live-frames generator and a counting, checking
+ * receiver (xskb_peer) on the peer.  The measuring is lib/xsk_bench's;
+ * Documentation/xdpsock.rst describes every option and every figure.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 
 #include "afpacket.h"
 #include "cli.h"
 #include "json.h"
 #include "measure.h"
+#include "xsk_bench.h"
 #include "xsk_core.h"
-#include "xsk_env.h"
 #include "xsk_pkt.h"
 
-#define VERSION "0.1"
-#define GEN_BATCH 64
+#define VERSION "0.2"
 
 struct config {
-	const char *ifname;
-	struct xsk_port_opts port;
-	__u32 batch;
-	__u32 pkt_size;
+	struct xskb_opts o;
 	unsigned int duration;
 	bool json;
-	int app_cpu;
-	int gen_cpu;
-	bool afpacket;		/* rxdrop on an AF_PACKET socket instead */
-	enum afp_backend afp;
+	bool kind_set;
+	char mode_opt[16];	/* the option that chose the mode, for errors */
 };
 
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"Usage: %s [OPTIONS]\n"
-		"AF_XDP rxdrop benchmark: receive on one queue, recycle every frame.\n"
+		"AF_XDP benchmarks on one queue: rxdrop, txonly, l2fwd; AF_PACKET rxdrop.\n"
 		"\n"
-		"  -r, --rxdrop          rxdrop (the default and, for now, only benchmark)\n"
-		"  -i, --interface=IF    receive on IF (default: own veth pair with a generator)\n"
+		"  -r, --rxdrop          receive and drop (default)\n"
+		"  -t, --txonly          send from the TX ring; counted where they arrive\n"
+		"  -l, --l2fwd           receive, swap the MACs, send back on the same socket\n"
+		"  -i, --interface=IF    run on IF (default: own veth pair, generator and\n"
+		"                        checking receiver on the peer)\n"
 		"  -q, --queue=N         queue id (default 0)\n"
 		"      --mode=MODE       best-effort (default), native-with-zerocopy,\n"
 		"                        native or generic\n"
@@ -63,16 +55,25 @@ static void usage(FILE *f, const char *prog)
 		"  -c, --copy            copy mode (native unless -S)\n"
 		"  -m, --no-need-wakeup  turn need_wakeup off\n"
 		"  -b, --batch=N         descriptors per ring operation (default 64)\n"
+		"  -B, --busy-poll       SO_PREFER_BUSY_POLL, SO_BUSY_POLL, SO_BUSY_POLL_BUDGET\n"
+		"                        (= batch); own pair: napi_defer_hard_irqs 2,\n"
+		"                        gro_flush_timeout 200000 on veth0, restored at exit\n"
+		"      --busy-poll-us=N  SO_BUSY_POLL in microseconds (default 20)\n"
 		"  -F, --frags           multi-buffer (XDP_USE_SG)\n"
 		"  -u, --unaligned       unaligned chunks\n"
 		"  -f, --frame-size=N    UMEM chunk size (default 4096)\n"
-		"  -s, --tx-pkt-size=N   generator frame size (default 64)\n"
-		"  -d, --duration=SEC    run time (default 10)\n"
-		"      --app-cpu=N       CPU of the application thread (default 1)\n"
+		"  -s, --tx-pkt-size=N   frame size: the generator's, or txonly's (default 64)\n"
+		"  -C, --count=N         exactly N frames (generator's, or txonly's), then stop\n"
+		"  -d, --duration=SEC    run time (default 10; with -C, the limit)\n"
+		"      --rate=PPS        generator's rate (default: as fast as it goes)\n"
+		"      --app-cpu=N       CPU of the application thread (default: the one\n"
+		"                        the generator and the receive NAPI do not use)\n"
 		"      --gen-cpu=N       CPU of the generator thread (default 0)\n"
 		"      --afpacket=B      rxdrop on AF_PACKET instead of AF_XDP: tpacket_v3,\n"
-		"                        tpacket_v2, recvmmsg or auto (V3, else V2, else\n"
-		"                        recvmmsg), on the same traffic\n"
+		"                        tpacket_v2, recvmmsg or auto\n"
+		"  -V, --verify          check every payload byte (app in rxdrop, the peer's\n"
+		"                        program in txonly and l2fwd)\n"
+		"      --no-cost         no NET_RX softirq tracepoints\n"
 		"  -j, --json            print one JSON object at the end\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -80,95 +81,161 @@ static void usage(FILE *f, const char *prog)
 		prog);
 }
 
+static int set_kind(struct config *cfg, enum xskb_kind k, int c)
+{
+	if (cfg->kind_set && cfg->o.kind != k) {
+		fprintf(stderr, "xdpsock: -%c: only one of -r, -t, -l (%s already chosen)\n",
+			c, xskb_kind_name(cfg->o.kind));
+		return -EINVAL;
+	}
+	cfg->o.kind = k;
+	cfg->kind_set = true;
+	return 0;
+}
+
+/* -N, -S, -z, -c and --mode: the first one decides, a different one fails */
+static int set_mode(struct config *cfg, enum xsk_mode m, const char *opt)
+{
+	if (cfg->mode_opt[0] && cfg->o.port.mode != m) {
+		fprintf(stderr, "xdpsock: %s (%s) conflicts with %s (%s)\n", opt,
+			xsk_mode_name(m), cfg->mode_opt,
+			xsk_mode_name(cfg->o.port.mode));
+		return -EINVAL;
+	}
+	cfg->o.port.mode = m;
+	snprintf(cfg->mode_opt, sizeof(cfg->mode_opt), "%s", opt);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
+	enum { O_MODE = 256, O_APPCPU, O_GENCPU, O_AFP, O_RATE, O_BPUS,
+	       O_NOCOST };
 	static const struct option opts[] = {
 		{ "rxdrop", no_argument, NULL, 'r' },
 		{ "txonly", no_argument, NULL, 't' },
 		{ "l2fwd", no_argument, NULL, 'l' },
 		{ "interface", required_argument, NULL, 'i' },
 		{ "queue", required_argument, NULL, 'q' },
-		{ "mode", required_argument, NULL, 'M' },
+		{ "mode", required_argument, NULL, O_MODE },
 		{ "native", no_argument, NULL, 'N' },
 		{ "generic", no_argument, NULL, 'S' },
 		{ "zero-copy", no_argument, NULL, 'z' },
 		{ "copy", no_argument, NULL, 'c' },
 		{ "no-need-wakeup", no_argument, NULL, 'm' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "busy-poll", no_argument, NULL, 'B' },
+		{ "busy-poll-us", required_argument, NULL, O_BPUS },
 		{ "frags", no_argument, NULL, 'F' },
 		{ "unaligned", no_argument, NULL, 'u' },
 		{ "frame-size", required_argument, NULL, 'f' },
 		{ "tx-pkt-size", required_argument, NULL, 's' },
+		{ "count", required_argument, NULL, 'C' },
 		{ "duration", required_argument, NULL, 'd' },
-		{ "app-cpu", required_argument, NULL, 'A' },
-		{ "gen-cpu", required_argument, NULL, 'G' },
+		{ "rate", required_argument, NULL, O_RATE },
+		{ "app-cpu", required_argument, NULL, O_APPCPU },
+		{ "gen-cpu", required_argument, NULL, O_GENCPU },
+		{ "afpacket", required_argument, NULL, O_AFP },
+		{ "verify", no_argument, NULL, 'V' },
+		{ "no-cost", no_argument, NULL, O_NOCOST },
 		{ "json", no_argument, NULL, 'j' },
-		{ "afpacket", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	bool skb = false, copy = false, zc = false;
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	bool copy = false;
+	enum xsk_mode m;
 	__u32 v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "rtli:q:NSzcmb:Fuf:s:d:jh", opts,
+	while ((c = getopt_long(argc, argv, "rtli:q:NSzcmb:BFuf:s:C:d:Vjh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'r':
+			if (set_kind(cfg, XSKB_RXDROP, c))
+				return -EINVAL;
 			break;
 		case 't':
+			if (set_kind(cfg, XSKB_TXONLY, c))
+				return -EINVAL;
+			break;
 		case 'l':
-			fprintf(stderr, "xdpsock: -%c: only rxdrop is implemented in this version\n",
-				c);
-			return -EINVAL;
+			if (set_kind(cfg, XSKB_L2FWD, c))
+				return -EINVAL;
+			break;
 		case 'i':
-			cfg->ifname = optarg;
+			if (!*optarg || strlen(optarg) >= IF_NAMESIZE ||
+			    strpbrk(optarg, "/ \t\n:")) {
+				fprintf(stderr, "xdpsock: --interface: '%s' is not an interface name (1..%d characters, no '/', ':' or spaces)\n",
+					optarg, IF_NAMESIZE - 1);
+				return -EINVAL;
+			}
+			cfg->o.ifname = optarg;
 			break;
 		case 'q':
 			if (cli_u32("xdpsock", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
-				    &cfg->port.first_queue))
+				    &cfg->o.port.first_queue))
 				return -EINVAL;
 			break;
-		case 'M':
-			if (xsk_mode_parse(optarg, &cfg->port.mode)) {
+		case O_MODE:
+			if (xsk_mode_parse(optarg, &m)) {
 				fprintf(stderr, "xdpsock: --mode: '%s' is none of best-effort, native-with-zerocopy, native, generic\n",
 					optarg);
 				return -EINVAL;
 			}
+			if (set_mode(cfg, m, "--mode"))
+				return -EINVAL;
 			break;
 		case 'N':
-			cfg->port.mode = XSK_MODE_NATIVE;
+			if (set_mode(cfg, XSK_MODE_NATIVE, "-N"))
+				return -EINVAL;
 			break;
 		case 'S':
-			skb = true;
+			if (set_mode(cfg, XSK_MODE_GENERIC, "-S"))
+				return -EINVAL;
 			break;
 		case 'z':
-			zc = true;
+			if (set_mode(cfg, XSK_MODE_NATIVE_ZC, "-z"))
+				return -EINVAL;
 			break;
 		case 'c':
 			copy = true;
 			break;
 		case 'm':
-			cfg->port.sock.no_need_wakeup = true;
+			cfg->o.port.sock.no_need_wakeup = true;
 			break;
 		case 'b':
-			if (cli_u32("xdpsock", "--batch", optarg, 1, 4096, &cfg->batch))
+			if (cli_u32("xdpsock", "--batch", optarg, 1, 2048,
+				    &cfg->o.batch))
+				return -EINVAL;
+			break;
+		case 'B':
+			cfg->o.busy_poll = true;
+			break;
+		case O_BPUS:
+			if (cli_u32("xdpsock", "--busy-poll-us", optarg, 1, 1000000,
+				    &cfg->o.busy_poll_us))
 				return -EINVAL;
 			break;
 		case 'F':
-			cfg->port.sock.multi_buffer = true;
+			cfg->o.port.sock.multi_buffer = true;
 			break;
 		case 'u':
-			cfg->port.sock.unaligned = true;
+			cfg->o.port.sock.unaligned = true;
 			break;
 		case 'f':
 			if (cli_u32("xdpsock", "--frame-size", optarg, 2048, 4096,
-				    &cfg->port.sock.frame_size))
+				    &cfg->o.port.sock.frame_size))
 				return -EINVAL;
 			break;
 		case 's':
 			if (cli_u32("xdpsock", "--tx-pkt-size", optarg,
-				    XSK_PKT_MIN_LEN, 1514, &cfg->pkt_size))
+				    XSK_PKT_MIN_LEN, 9014, &cfg->o.pkt_size))
+				return -EINVAL;
+			break;
+		case 'C':
+			if (cli_u64("xdpsock", "--count", optarg, 1, 1ULL << 40,
+				    &cfg->o.count))
 				return -EINVAL;
 			break;
 		case 'd':
@@ -176,23 +243,34 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 				return -EINVAL;
 			cfg->duration = v;
 			break;
-		case 'A':
-			if (cli_u32("xdpsock", "--app-cpu", optarg, 0, 4095, &v))
+		case O_RATE:
+			if (cli_u64("xdpsock", "--rate", optarg, 1, 1000000000,
+				    &cfg->o.rate_pps))
 				return -EINVAL;
-			cfg->app_cpu = v;
 			break;
-		case 'G':
-			if (cli_u32("xdpsock", "--gen-cpu", optarg, 0, 4095, &v))
+		case O_APPCPU:
+		case O_GENCPU:
+			if (cli_u32("xdpsock", c == O_APPCPU ? "--app-cpu" : "--gen-cpu",
+				    optarg, 0, ncpus - 1, &v))
 				return -EINVAL;
-			cfg->gen_cpu = v;
+			if (c == O_APPCPU)
+				cfg->o.app_cpu = v;
+			else
+				cfg->o.gen_cpu = v;
 			break;
-		case 'P':
-			if (afp_backend_parse(optarg, &cfg->afp)) {
+		case O_AFP:
+			if (afp_backend_parse(optarg, &cfg->o.afp)) {
 				fprintf(stderr, "xdpsock: --afpacket: '%s' is none of tpacket_v3, tpacket_v2, recvmmsg, auto\n",
 					optarg);
 				return -EINVAL;
 			}
-			cfg->afpacket = true;
+			cfg->o.afpacket = true;
+			break;
+		case 'V':
+			cfg->o.verify = true;
+			break;
+		case O_NOCOST:
+			cfg->o.no_cost = true;
 			break;
 		case 'j':
 			cfg->json = true;
@@ -207,236 +285,273 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_no_more_args("xdpsock", argc, argv))
 		return -EINVAL;
-	if (zc && (skb || copy)) {
-		fprintf(stderr, "xdpsock: -z (zero-copy) excludes -S and -c\n");
+	if (copy && cfg->o.port.mode == XSK_MODE_NATIVE_ZC && cfg->mode_opt[0]) {
+		fprintf(stderr, "xdpsock: -c (copy) conflicts with %s (zero-copy)\n",
+			cfg->mode_opt);
 		return -EINVAL;
 	}
-	if (zc)
-		cfg->port.mode = XSK_MODE_NATIVE_ZC;
-	else if (skb)
-		cfg->port.mode = XSK_MODE_GENERIC;
-	else if (copy)
-		cfg->port.mode = XSK_MODE_NATIVE;
+	if (copy && !cfg->mode_opt[0])
+		cfg->o.port.mode = XSK_MODE_NATIVE;
+	if (cfg->o.afpacket && cfg->o.kind != XSKB_RXDROP) {
+		fprintf(stderr, "xdpsock: --afpacket runs rxdrop only, not %s\n",
+			xskb_kind_name(cfg->o.kind));
+		return -EINVAL;
+	}
+	if (cfg->o.afpacket && cfg->mode_opt[0]) {
+		fprintf(stderr, "xdpsock: --afpacket takes no XDP mode (%s)\n",
+			cfg->mode_opt);
+		return -EINVAL;
+	}
+	if (cfg->o.ifname && cfg->o.rate_pps) {
+		fprintf(stderr, "xdpsock: --rate paces the own pair's generator: not with -i\n");
+		return -EINVAL;
+	}
+	if (cfg->o.ifname && cfg->o.count && cfg->o.kind != XSKB_TXONLY) {
+		fprintf(stderr, "xdpsock: --count of %s needs the own pair's generator: not with -i\n",
+			xskb_kind_name(cfg->o.kind));
+		return -EINVAL;
+	}
+	if (!cfg->o.busy_poll && cfg->o.busy_poll_us) {
+		fprintf(stderr, "xdpsock: --busy-poll-us needs -B\n");
+		return -EINVAL;
+	}
+	if (cfg->o.app_cpu >= 0 && cfg->o.app_cpu == cfg->o.gen_cpu &&
+	    !cfg->o.ifname)
+		fprintf(stderr, "xdpsock: warning: the application and the generator share CPU %d: the receive NAPI runs there too and starves\n",
+			cfg->o.app_cpu);
 	return 0;
 }
 
-struct generator {
-	struct xsk_env *env;
-	__u32 pkt_size;
-	int cpu;
-	int last_cpu;
-	__u64 sent;
-	int err;
-};
-
-static void *gen_thread(void *arg)
+static void print_interval(const struct xskb_snap *a, const struct xskb_snap *b,
+			   void *ctx)
 {
-	static unsigned char frames[GEN_BATCH * 1514];
-	struct generator *g = arg;
-	unsigned int i;
-	int n;
+	double secs = (b->t_ns - a->t_ns) / 1e9;
+	__u64 *t0 = ctx;
 
-	pin_self(g->cpu);
-	for (i = 0; i < GEN_BATCH; i++)
-		xsk_pkt_build(frames + i * g->pkt_size, g->pkt_size,
-			      g->env->mac[XENV_DUT], g->env->mac[XENV_PEER],
-			      1000, i);
-	while (!cli_stop) {
-		n = xenv_send_batch(g->env, frames, g->pkt_size, GEN_BATCH);
-		if (n < 0) {
-			g->err = n;
-			break;
-		}
-		g->sent += n;
-	}
-	g->last_cpu = sched_getcpu();
-	return NULL;
-}
-
-struct rx_totals {
-	__u64 packets;
-	__u64 start_ns, end_ns;
-	__u64 cpu_ns;
-	int cpu;
-	struct xsk_statistics st;
-};
-
-static void print_interval(double t, __u64 pkts, double secs,
-			   const struct xsk_statistics *a,
-			   const struct xsk_statistics *b)
-{
-	printf("%7.2fs  rx %12.0f pps  XDP_STATISTICS: rx_dropped +%llu rx_ring_full +%llu fill_ring_empty +%llu\n",
-	       t, pkts / secs,
-	       (unsigned long long)(b->rx_dropped - a->rx_dropped),
-	       (unsigned long long)(b->rx_ring_full - a->rx_ring_full),
-	       (unsigned long long)(b->rx_fill_ring_empty_descs -
-				    a->rx_fill_ring_empty_descs));
+	printf("%7.2fs  rx %11.0f pps  tx %11.0f pps  compl %11.0f/s  peer %11.0f pps | XDP_STATISTICS +rx_dropped %llu +rx_ring_full %llu +fill_empty %llu +tx_empty %llu +rx_invalid %llu +tx_invalid %llu\n",
+	       (b->t_ns - *t0) / 1e9, (b->rx_packets - a->rx_packets) / secs,
+	       (b->tx_packets - a->tx_packets) / secs,
+	       (b->tx_completed - a->tx_completed) / secs,
+	       (b->delivered - a->delivered) / secs,
+	       (unsigned long long)(b->st.rx_dropped - a->st.rx_dropped),
+	       (unsigned long long)(b->st.rx_ring_full - a->st.rx_ring_full),
+	       (unsigned long long)(b->st.rx_fill_ring_empty_descs -
+				    a->st.rx_fill_ring_empty_descs),
+	       (unsigned long long)(b->st.tx_ring_empty_descs -
+				    a->st.tx_ring_empty_descs),
+	       (unsigned long long)(b->st.rx_invalid_descs - a->st.rx_invalid_descs),
+	       (unsigned long long)(b->st.tx_invalid_descs - a->st.tx_invalid_descs));
 	fflush(stdout);
 }
 
-/* One batch off the socket under test: AF_XDP (xs) or AF_PACKET (afp) */
-static __u32 rx_batch(struct xsk_socket *xs, struct afp_sock *afp, __u32 batch)
+static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
+		       double ghz)
 {
-	__u32 pkts = 0;
-	int n;
+	const struct xskb_opts *o = xskb_opts(b);
+	const struct xsk_port *port = xskb_port(b);
+	struct json j;
 
-	if (afp) {
-		n = afp_rx(afp, batch, 0, NULL, NULL);
-		return n > 0 ? n : 0;
+	json_init(&j, stdout, 0);
+	json_begin_object(&j);
+	json_kv_string(&j, "tool", "xdpsock");
+	json_kv_string(&j, "version", VERSION);
+	json_kv_string(&j, "benchmark", xskb_kind_name(o->kind));
+	json_kv_string(&j, "interface", xskb_ifname(b));
+	json_kv_bool(&j, "own_pair", xskb_own_env(b));
+	json_kv_string(&j, "socket", port ? "af_xdp" : "af_packet");
+	if (port) {
+		const struct xsk_socket *xs = port->socks[0];
+
+		json_kv_string(&j, "driver", port->driver);
+		json_kv_u64(&j, "queue", xs->queue_id);
+		json_kv_string(&j, "mode_asked", xsk_mode_name(o->port.mode));
+		json_kv_string(&j, "mode", xsk_mode_name(port->mode));
+		json_kv_bool(&j, "zerocopy", xs->zerocopy);
+		json_kv_bool(&j, "need_wakeup", xs->need_wakeup);
+		json_kv_bool(&j, "multi_buffer", xs->bind_flags & XDP_USE_SG);
+		json_kv_bool(&j, "unaligned", xs->unaligned);
+		json_kv_u64(&j, "frame_size", xs->frame_size);
+	} else {
+		json_kv_string(&j, "backend",
+			       afp_backend_name(xskb_afp_backend(b)));
 	}
-	if (!xsk_rx_recycle(xs, batch, &pkts))
-		xsk_kick_fill(xs);
-	return pkts;
-}
-
-static void xs_stats(struct xsk_socket *xs, struct xsk_statistics *st)
-{
-	if (xs)
-		xsk_socket_stats(xs, st);
-	else
-		memset(st, 0, sizeof(*st));
-}
-
-static void rxdrop(struct xsk_socket *xs, struct afp_sock *afp,
-		   const struct config *cfg, struct rx_totals *tot)
-{
-	pid_t tid = syscall(SYS_gettid);
-	__u64 next, last_pkts = 0;
-	uint64_t cpu0, cpu1;
-	struct xsk_statistics prev, cur;
-
-	pin_self(cfg->app_cpu);
-	xs_stats(xs, &prev);
-	thread_cpu_ns(tid, &cpu0);
-	tot->start_ns = mono_ns();
-	next = tot->start_ns + 1000000000ULL;
-	while (!cli_stop) {
-		__u32 pkts = rx_batch(xs, afp, cfg->batch);
-
-		tot->packets += pkts;
-		if ((tot->packets & 0xff) < pkts || !pkts) {
-			__u64 now = mono_ns();
-
-			if (now >= next) {
-				xs_stats(xs, &cur);
-				if (!cfg->json)
-					print_interval((now - tot->start_ns) / 1e9,
-						       tot->packets - last_pkts,
-						       (now - next + 1e9) / 1e9,
-						       &prev, &cur);
-				prev = cur;
-				last_pkts = tot->packets;
-				next += 1000000000ULL;
-			}
-			if (now >= tot->start_ns + cfg->duration * 1000000000ULL)
-				break;
-		}
+	json_kv_string(&j, "fallback", xskb_fallback(b));
+	json_kv_bool(&j, "busy_poll", o->busy_poll);
+	json_kv_string(&j, "busy_poll_setup", xskb_busy_poll_note(b));
+	json_kv_u64(&j, "batch", o->batch);
+	json_kv_u64(&j, "pkt_size", o->pkt_size);
+	json_kv_u64(&j, "count", o->count);
+	json_kv_bool(&j, "verify", o->verify);
+	json_kv_double(&j, "duration_s", r->duration_ns / 1e9);
+	json_kv_u64(&j, "packets", r->packets);
+	json_kv_string(&j, "counted_at", r->counted_at);
+	json_kv_double(&j, "pps", r->pps);
+	json_kv_u64(&j, "rx_packets", r->d.rx_packets);
+	json_kv_u64(&j, "tx_packets", r->d.tx_packets);
+	json_kv_u64(&j, "tx_completed", r->d.tx_completed);
+	json_kv_u64(&j, "socket_drops", r->drops);
+	if (xskb_own_env(b)) {
+		json_kv_u64(&j, "lost_peer_xmit_errors",
+			    r->lost_peer_xmit_errors);
+		json_kv_u64(&j, "lost_dut_rx_drops", r->lost_dut_rx_drops);
 	}
-	tot->end_ns = mono_ns();
-	thread_cpu_ns(tid, &cpu1);
-	tot->cpu_ns = cpu1 - cpu0;
-	tot->cpu = thread_last_cpu(tid);
-	xs_stats(xs, &tot->st);
-}
-
-static void report(const struct config *cfg, const struct xsk_port *port,
-		   const struct afp_sock *afp, const struct rx_totals *t,
-		   const struct generator *g, double ghz)
-{
-	double secs = (t->end_ns - t->start_ns) / 1e9;
-	double ns = t->packets ? (double)t->cpu_ns / t->packets : 0;
-	char desc[256];
-
-	if (afp)
-		snprintf(desc, sizeof(desc), "%s: AF_PACKET %s", cfg->ifname,
-			 afp_backend_name(afp_backend(afp)));
+	json_key(&j, "delivered");
+	if (r->peer_known && o->kind != XSKB_RXDROP)
+		json_u64(&j, r->peer.packets);
 	else
-		xsk_port_describe(port, desc, sizeof(desc));
-	if (cfg->json) {
-		struct json j;
-
-		json_init(&j, stdout, 0);
+		json_null(&j);
+	if (r->peer_known && o->kind != XSKB_RXDROP) {
+		json_key(&j, "peer");
 		json_begin_object(&j);
-		json_kv_string(&j, "tool", "xdpsock");
-		json_kv_string(&j, "version", VERSION);
-		json_kv_string(&j, "benchmark", "rxdrop");
-		json_kv_string(&j, "interface", cfg->ifname);
-		json_kv_string(&j, "socket", afp ? "af_packet" : "af_xdp");
-		if (afp) {
-			json_kv_string(&j, "backend",
-				       afp_backend_name(afp_backend(afp)));
-		} else {
-			json_kv_string(&j, "driver", port->driver);
-			json_kv_u64(&j, "queue", port->socks[0]->queue_id);
-			json_kv_string(&j, "mode", xsk_mode_name(port->mode));
-			json_kv_bool(&j, "zerocopy", port->socks[0]->zerocopy);
-			json_kv_bool(&j, "need_wakeup",
-				     port->socks[0]->need_wakeup);
-		}
-		json_kv_u64(&j, "batch", cfg->batch);
-		json_kv_double(&j, "duration_s", secs);
-		json_kv_u64(&j, "packets", t->packets);
-		json_kv_double(&j, "pps", t->packets / secs);
-		json_kv_s64(&j, "app_cpu", t->cpu);
-		json_kv_u64(&j, "app_cpu_ns", t->cpu_ns);
-		json_kv_double(&j, "app_ns_per_pkt", ns);
-		json_kv_double(&j, "app_tsc_cycles_per_pkt", ns * ghz);
-		json_kv_double(&j, "tsc_ghz", ghz);
-		json_key(&j, "generator");
-		json_string(&j, g ? "af_packet" : NULL);
-		json_kv_u64(&j, "generator_sent", g ? g->sent : 0);
-		if (!afp) {
-			json_key(&j, "xdp_statistics");
-			json_begin_object(&j);
-			json_kv_u64(&j, "rx_dropped", t->st.rx_dropped);
-			json_kv_u64(&j, "rx_invalid_descs",
-				    t->st.rx_invalid_descs);
-			json_kv_u64(&j, "rx_ring_full", t->st.rx_ring_full);
-			json_kv_u64(&j, "rx_fill_ring_empty_descs",
-				    t->st.rx_fill_ring_empty_descs);
-			json_end_object(&j);
-		}
+		json_kv_u64(&j, "packets", r->peer.packets);
+		json_kv_u64(&j, "bytes", r->peer.bytes);
+		json_kv_u64(&j, "mac_ok", r->peer.mac_ok);
+		json_kv_u64(&j, "mac_bad", r->peer.mac_bad);
+		json_kv_u64(&j, "len_bad", r->peer.len_bad);
+		json_kv_u64(&j, "payload_ok", r->peer.payload_ok);
+		json_kv_u64(&j, "payload_bad", r->peer.payload_bad);
+		json_kv_u64(&j, "seq_sum", r->peer.seq_sum);
 		json_end_object(&j);
-		json_finish(&j);
-		return;
 	}
-	printf("\nxdpsock rxdrop: %s\n", desc);
-	if (port && port->fallback[0])
-		printf("  best-effort passed by: %s\n", port->fallback);
-	printf("  packets       %llu in %.2f s: %.3f Mpps\n",
-	       (unsigned long long)t->packets, secs, t->packets / secs / 1e6);
-	printf("  app thread    CPU %d: %.1f ns/pkt, %.1f TSC cycles/pkt (TSC %.3f GHz; schedstat CPU time / packets;\n"
-	       "                the thread busy-polls, so below line rate this is time per packet, not cost)\n",
-	       t->cpu, ns, ns * ghz, ghz);
-	if (g)
-		printf("  generator     AF_PACKET on the peer, CPU %d: %llu sent; the receive path runs as NET_RX softirq on that CPU (default NAPI mode)\n",
-		       g->last_cpu, (unsigned long long)g->sent);
-	if (!afp)
-		printf("  XDP_STATISTICS rx_dropped %llu, rx_ring_full %llu, rx_fill_ring_empty_descs %llu\n",
-		       (unsigned long long)t->st.rx_dropped,
-		       (unsigned long long)t->st.rx_ring_full,
-		       (unsigned long long)t->st.rx_fill_ring_empty_descs);
+	if (o->verify && o->kind == XSKB_RXDROP) {
+		json_kv_u64(&j, "rx_bytes", r->rx_bytes);
+		json_kv_u64(&j, "rx_bad", r->rx_bad);
+	}
+	json_kv_u64(&j, "app_cpu_ns", r->app_cpu_ns);
+	json_kv_bool(&j, "disturbed", r->disturbed);
+	json_kv_double(&j, "app_ns_per_pkt", r->app_ns_per_pkt);
+	json_kv_double(&j, "app_tsc_cycles_per_pkt", r->app_ns_per_pkt * ghz);
+	json_key(&j, "net_rx_ns_per_pkt");
+	if (r->net_rx_known)
+		json_double(&j, r->net_rx_ns_per_pkt);
+	else
+		json_null(&j);
+	json_kv_double(&j, "tsc_ghz", ghz);
+	json_kv_u64(&j, "tx_kicks", r->tx_kicks);
+	json_kv_u64(&j, "rx_kicks", r->rx_kicks);
+	json_key(&j, "placement");
+	json_begin_object(&j);
+	json_kv_s64(&j, "app_cpu_asked", o->app_cpu);
+	json_kv_s64(&j, "app_cpu", r->app_cpu);
+	json_kv_s64(&j, "gen_cpu_asked", r->gen_ran ? o->gen_cpu : -1);
+	json_kv_s64(&j, "gen_cpu", r->gen_cpu);
+	json_kv_s64(&j, "net_rx_cpu", r->net_rx_cpu);
+	json_end_object(&j);
+	json_key(&j, "generator");
+	if (r->gen_ran) {
+		json_begin_object(&j);
+		json_kv_string(&j, "method", r->gen_method);
+		json_kv_u64(&j, "sent", r->gen_sent);
+		json_kv_u64(&j, "cpu_ns", r->gen_cpu_ns);
+		json_kv_u64(&j, "rate_pps", o->rate_pps);
+		json_end_object(&j);
+	} else {
+		json_null(&j);
+	}
+	if (port) {
+		json_key(&j, "xdp_statistics");
+		json_begin_object(&j);
+		json_kv_u64(&j, "rx_dropped", r->d.st.rx_dropped);
+		json_kv_u64(&j, "rx_invalid_descs", r->d.st.rx_invalid_descs);
+		json_kv_u64(&j, "tx_invalid_descs", r->d.st.tx_invalid_descs);
+		json_kv_u64(&j, "rx_ring_full", r->d.st.rx_ring_full);
+		json_kv_u64(&j, "rx_fill_ring_empty_descs",
+			    r->d.st.rx_fill_ring_empty_descs);
+		json_kv_u64(&j, "tx_ring_empty_descs",
+			    r->d.st.tx_ring_empty_descs);
+		json_end_object(&j);
+	}
+	json_end_object(&j);
+	return json_finish(&j);
+}
+
+static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
+			double ghz)
+{
+	const struct xskb_opts *o = xskb_opts(b);
+	double secs = r->duration_ns / 1e9;
+
+	printf("\nxdpsock %s: %s\n", xskb_kind_name(o->kind), xskb_describe(b));
+	if (*xskb_fallback(b))
+		printf("  passed by       %s\n", xskb_fallback(b));
+	if (o->busy_poll)
+		printf("  busy poll       %s\n", xskb_busy_poll_note(b));
+	if (o->kind != XSKB_TXONLY)
+		printf("  received        %llu packets; the socket dropped %llu\n",
+		       (unsigned long long)r->d.rx_packets,
+		       (unsigned long long)r->drops);
+	if (r->gen_ran && (r->lost_peer_xmit_errors || r->lost_dut_rx_drops))
+		printf("  lost on veth    %llu before the socket: veth1 xdp_xmit_errors %llu (veth0's ring was full), veth0 rx drops %llu\n",
+		       (unsigned long long)(r->lost_peer_xmit_errors +
+					    r->lost_dut_rx_drops),
+		       (unsigned long long)r->lost_peer_xmit_errors,
+		       (unsigned long long)r->lost_dut_rx_drops);
+	if (o->kind != XSKB_RXDROP)
+		printf("  sent            %llu packets queued to the TX ring, %llu descriptors completed\n",
+		       (unsigned long long)r->d.tx_packets,
+		       (unsigned long long)r->d.tx_completed);
+	if (o->kind != XSKB_RXDROP && r->peer_known)
+		printf("  delivered       %llu at the peer (xskb_peer on its veth): MACs ok %llu, bad %llu; length bad %llu%s\n",
+		       (unsigned long long)r->peer.packets,
+		       (unsigned long long)r->peer.mac_ok,
+		       (unsigned long long)r->peer.mac_bad,
+		       (unsigned long long)r->peer.len_bad,
+		       o->verify ? "" : "; payload not checked (-V)");
+	else if (o->kind != XSKB_RXDROP)
+		printf("  delivered       not measured: no peer of ours on %s (completions are not deliveries)\n",
+		       xskb_ifname(b));
+	if (o->verify && r->peer_known && o->kind != XSKB_RXDROP)
+		printf("  payload         ok %llu, bad %llu (checked by the peer's program)\n",
+		       (unsigned long long)r->peer.payload_ok,
+		       (unsigned long long)r->peer.payload_bad);
+	if (o->verify && o->kind == XSKB_RXDROP)
+		printf("  payload         %llu bytes, %llu packets bad (checked by the app)\n",
+		       (unsigned long long)r->rx_bytes,
+		       (unsigned long long)r->rx_bad);
+	printf("  rate            %.3f Mpps (%s) in %.2f s\n", r->pps / 1e6,
+	       r->counted_at, secs);
+	printf("  app thread      %.1f ns/pkt, %.1f TSC cycles/pkt (schedstat CPU time / packets; TSC %.3f GHz;\n"
+	       "                  the thread busy-polls its rings, so below line rate this is time, not cost)\n",
+	       r->app_ns_per_pkt, r->app_ns_per_pkt * ghz, ghz);
+	if (r->disturbed)
+		printf("  disturbed       the app thread was on a CPU for %.0f%% of the run only: other tasks took it\n",
+		       r->duration_ns ? 100.0 * r->app_cpu_ns / r->duration_ns : 0);
+	if (r->net_rx_known)
+		printf("  NET_RX softirq  %.1f ns/pkt, %.1f TSC cycles/pkt (all CPUs; most on CPU %d)\n",
+		       r->net_rx_ns_per_pkt, r->net_rx_ns_per_pkt * ghz,
+		       r->net_rx_cpu);
+	printf("  placement       app thread asked CPU %d, ran on CPU %d",
+	       o->app_cpu, r->app_cpu);
+	if (r->gen_ran)
+		printf("; generator asked CPU %d, ran on CPU %d", o->gen_cpu,
+		       r->gen_cpu);
+	printf("\n");
+	if (r->gen_ran)
+		printf("  generator       %s: %llu sent%s\n", r->gen_method,
+		       (unsigned long long)r->gen_sent,
+		       o->rate_pps ? " (paced)" : "");
+	if (xskb_port(b))
+		printf("  XDP_STATISTICS  rx_dropped %llu, rx_ring_full %llu, rx_fill_ring_empty_descs %llu, tx_ring_empty_descs %llu, rx_invalid_descs %llu, tx_invalid_descs %llu\n",
+		       (unsigned long long)r->d.st.rx_dropped,
+		       (unsigned long long)r->d.st.rx_ring_full,
+		       (unsigned long long)r->d.st.rx_fill_ring_empty_descs,
+		       (unsigned long long)r->d.st.tx_ring_empty_descs,
+		       (unsigned long long)r->d.st.rx_invalid_descs,
+		       (unsigned long long)r->d.st.tx_invalid_descs);
 }
 
 int main(int argc, char **argv)
 {
 	struct config cfg = {
-		.batch = 64,
-		.pkt_size = 64,
+		.o = { .app_cpu = -1, .gen_cpu = 0 },
 		.duration = 10,
-		.app_cpu = 1,
-		.gen_cpu = 0,
 	};
-	struct generator gen = {};
-	struct xsk_env *env = NULL;
-	struct xsk_port *port = NULL;
-	struct afp_sock *afp = NULL;
-	struct rx_totals tot = {};
+	struct xsk_bench *b = NULL;
+	struct xskb_result r;
 	char err[XSK_ERRLEN];
-	pthread_t gen_th;
-	bool gen_running = false;
-	int ret = 1;
 	double ghz;
+	__u64 t0;
+	int ret;
 
 	if (parse_args(argc, argv, &cfg))
 		return 2;
@@ -446,63 +561,42 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ghz = tsc_ghz_measure(100);
-
-	if (!cfg.ifname) {
-		if (xenv_create(&env, NULL, err)) {
-			fprintf(stderr, "xdpsock: test environment: %s\n", err);
-			return 1;
-		}
-		cfg.ifname = env->ifname[XENV_DUT];
-	}
-	cfg.port.ifname = cfg.ifname;
-	if (cfg.afpacket) {
-		char why[512];
-
-		if (afp_open(&afp, cfg.ifname, cfg.afp, err, why,
-			     sizeof(why))) {
-			fprintf(stderr, "xdpsock: --afpacket: %s\n", err);
-			goto out;
-		}
-		if (!cfg.json)
-			printf("xdpsock rxdrop on %s: AF_PACKET %s%s%s, %u s, batch %u\n",
-			       cfg.ifname, afp_backend_name(afp_backend(afp)),
-			       why[0] ? "; passed by: " : "", why,
-			       cfg.duration, cfg.batch);
-	} else if (xsk_port_open(&port, &cfg.port, err)) {
+	ret = xskb_open(&b, &cfg.o, err);
+	if (ret) {
 		fprintf(stderr, "xdpsock: %s\n", err);
-		goto out;
-	} else if (!cfg.json) {
-		char desc[256];
+		return 1;
+	}
+	if (!cfg.json) {
+		const struct xskb_opts *o = xskb_opts(b);
 
-		xsk_port_describe(port, desc, sizeof(desc));
-		printf("xdpsock rxdrop on %s, %u s, batch %u\n", desc,
-		       cfg.duration, cfg.batch);
+		printf("xdpsock %s on %s, %u-byte frames, batch %u, ",
+		       xskb_kind_name(o->kind), xskb_describe(b), o->pkt_size,
+		       o->batch);
+		if (o->count)
+			printf("%llu frames (at most %u s)\n",
+			       (unsigned long long)o->count, cfg.duration);
+		else
+			printf("%u s\n", cfg.duration);
+		if (*xskb_fallback(b))
+			printf("  passed by: %s\n", xskb_fallback(b));
+		fflush(stdout);
 	}
-	if (env) {
-		gen.env = env;
-		gen.pkt_size = cfg.pkt_size;
-		gen.cpu = cfg.gen_cpu;
-		if (pthread_create(&gen_th, NULL, gen_thread, &gen)) {
-			fprintf(stderr, "xdpsock: generator thread: %s\n",
-				strerror(errno));
-			goto out;
-		}
-		gen_running = true;
+	t0 = mono_ns();
+	ret = xskb_run(b, 0, cfg.duration * 1000000000ULL,
+		       cfg.json ? 0 : 1000000000ULL, print_interval, &t0,
+		       &cli_stop, &r, err);
+	if (ret) {
+		fprintf(stderr, "xdpsock: %s\n", err);
+		xskb_close(b);
+		return 1;
 	}
-	rxdrop(port ? port->socks[0] : NULL, afp, &cfg, &tot);
-	cli_stop = 1;
-	if (gen_running)
-		pthread_join(gen_th, NULL);
-	if (gen.err) {
-		fprintf(stderr, "xdpsock: generator: %s\n", strerror(-gen.err));
-		goto out;
-	}
-	report(&cfg, port, afp, &tot, env ? &gen : NULL, ghz);
-	ret = 0;
-out:
-	cli_stop = 1;
-	xsk_port_close(port);
-	afp_close(afp);
-	xenv_destroy(env);
-	return ret;
+	if (cfg.json)
+		ret = report_json(b, &r, ghz);
+	else
+		report_text(b, &r, ghz);
+	xskb_close(b);
+	if (ret)
+		fprintf(stderr, "xdpsock: writing the JSON result failed (%s)\n",
+			strerror(-ret));
+	return ret ? 1 : 0;
 }

@@ -118,4 +118,65 @@ TEST_F(sweep, schema_rejects_incomplete)
 	EXPECT_STREQ("done\n", out);
 }
 
+FIXTURE(stacks) {
+	int unused;
+};
+
+FIXTURE_SETUP(stacks)
+{
+}
+
+FIXTURE_TEARDOWN(stacks)
+{
+}
+
+/*
+ * --stacks: the receive-stack comparison in one run, as rows of the table
+ * and of the JSON (valid against the schema), each with runs and CIs.
+ * About 10 s; on a loaded machine disturbed runs are redone (up to 3x).
+ * Rates are not asserted: a starved receiver may count nothing in a run.
+ */
+TEST_F_TIMEOUT(stacks, rows, 150)
+{
+	const char *bin = getenv("BIN") ?: "build/bin";
+	char dir[64] = "/tmp/xdp-sweep-test.XXXXXX", cmd[2048], out[16384];
+	char *last;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "%s/xdp_sweep --stacks --repeat 3 --duration 0.2 --warmup 0.05 --out %s 2>/dev/null",
+		 bin, dir);
+	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "AF_XDP       native     64")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "AF_XDP       generic    64"));
+	EXPECT_NE(NULL, strstr(out, "TPACKET_V3   -          64"));
+	EXPECT_NE(NULL, strstr(out, "TPACKET_V2   -          64"));
+	EXPECT_NE(NULL, strstr(out, "recvmmsg     -          64"));
+	while (strlen(out) && out[strlen(out) - 1] == '\n')
+		out[strlen(out) - 1] = '\0';
+	last = strrchr(out, '\n');
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
+		 "import json, sys, jsonschema\n"
+		 "doc = json.load(open(sys.argv[1]))\n"
+		 "jsonschema.validate(doc, json.load(open(sys.argv[2])))\n"
+		 "assert doc['points'] == [] and doc['options']['stacks'] is True\n"
+		 "st = doc['stacks']\n"
+		 "assert [(s['stack'], s['mode']) for s in st] == [('af_xdp', 'native'), ('af_xdp', 'generic'), ('tpacket_v3', None), ('tpacket_v2', None), ('recvmmsg', None)], st\n"
+		 "for s in st:\n"
+		 "    assert s['runs_ok'] == 3 and len(s['runs']) == 3, s\n"
+		 "    assert s['counted'] == sum(r['packets'] for r in s['runs']) > 0, s\n"
+		 "    assert s['mpps']['ci95_lo'] <= s['mpps']['median'] <= s['mpps']['ci95_hi'], s\n"
+		 "    assert s['runs_disturbed'] == sum(r['disturbed'] for r in s['runs']), s\n"
+		 "    assert s['lost'] == sum(r['socket_drops'] for r in s['runs']), s\n"
+		 "print('valid')\n"
+		 "EOF", last ? last + 1 : out);
+	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_STREQ("valid\n", out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
 TEST_HARNESS_MAIN

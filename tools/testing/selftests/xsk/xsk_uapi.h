@@ -56,6 +56,17 @@
 #define XDP_PKT_CONTD BIT(0)
 #endif
 
+/* Busy polling socket options: since 3.11 (SO_BUSY_POLL), 5.11 */
+#ifndef SO_BUSY_POLL
+#define SO_BUSY_POLL 46
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
+
 /*
  * struct xdp_umem_reg and struct xdp_statistics grew over time; the kernel
  * accepts every older size.  These are the current layouts under our own

@@ -1,0 +1,929 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdpsock's benchmarks, measured.  See xsk_bench.h and
+ * Documentation/xdpsock.rst.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "xsk_bench.h"
+#include "ethtool_stats.h"
+#include "measure.h"
+#include "softirq_cost.h"
+#include "trafficgen.h"
+#include "xsk_env.h"
+#include "xsk_pkt.h"
+#include "xsk_bench.skel.h"
+
+#define NSEC		1000000000ULL
+/*
+ * Counted runs: the run is over when nothing moved for this long after the
+ * generator finished.  Generous: on a loaded machine the receive NAPI can
+ * wait in ksoftirqd (and a TPACKET_V3 block for its retire timer) for over
+ * a second (3.6 s seen here); a run that gets all its frames ends at the
+ * last one anyway.
+ */
+#define IDLE_NS		(5 * NSEC)
+/*
+ * After a run: completions and the peer's count may take this long; the
+ * count has settled when it reaches what was sent, or stands still this
+ * long (both for the same reason as above)
+ */
+#define DRAIN_NS	(5 * NSEC)
+#define SETTLE_NS	NSEC
+#define MAX_CPUS	64
+
+struct xsk_bench {
+	struct xskb_opts o;
+	struct xsk_env *env;
+	struct xsk_port *port;
+	struct xsk_socket *xs;
+	struct afp_sock *afp;
+	struct xsk_bench_bpf *peer;
+	int peer_link;
+	struct sirq *sirq;
+	int ncpus;
+	char ifname[IF_NAMESIZE];
+	char desc[XSK_ERRLEN];
+	char fallback[2 * XSK_ERRLEN];
+	char busy_note[XSK_ERRLEN];
+	char saved_napi[64];	/* napi_defer_hard_irqs gro_flush_timeout */
+	/* with verify: a packet's bytes (rxdrop) */
+	unsigned char *buf;
+	__u64 rx_bad, rx_bytes, rx_kicks;
+};
+
+static const char * const kind_names[] = {
+	[XSKB_RXDROP] = "rxdrop",
+	[XSKB_TXONLY] = "txonly",
+	[XSKB_L2FWD] = "l2fwd",
+};
+
+const char *xskb_kind_name(enum xskb_kind k)
+{
+	return (unsigned int)k < ARRAY_SIZE(kind_names) ? kind_names[k] : "?";
+}
+
+const struct xskb_opts *xskb_opts(const struct xsk_bench *b)
+{
+	return &b->o;
+}
+
+const char *xskb_describe(const struct xsk_bench *b)
+{
+	return b->desc;
+}
+
+const char *xskb_fallback(const struct xsk_bench *b)
+{
+	return b->fallback;
+}
+
+const char *xskb_busy_poll_note(const struct xsk_bench *b)
+{
+	return b->busy_note;
+}
+
+const struct xsk_port *xskb_port(const struct xsk_bench *b)
+{
+	return b->port;
+}
+
+enum afp_backend xskb_afp_backend(const struct xsk_bench *b)
+{
+	return b->afp ? afp_backend(b->afp) : AFP_AUTO;
+}
+
+bool xskb_own_env(const struct xsk_bench *b)
+{
+	return b->env;
+}
+
+const char *xskb_ifname(const struct xsk_bench *b)
+{
+	return b->ifname;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+/* The peer's receiver on veth1, in native mode, checking what comes back */
+static int peer_attach(struct xsk_bench *b, char *err)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_DRV_MODE);
+	struct xsk_env *env = b->env;
+	int ret;
+
+	b->peer = xsk_bench_bpf__open();
+	if (!b->peer)
+		return xsk_errf(err, -errno, "opening the peer's XDP program: %s",
+				strerror(errno));
+	memcpy((void *)b->peer->rodata->want_dst, env->mac[XENV_PEER], ETH_ALEN);
+	memcpy((void *)b->peer->rodata->want_src, env->mac[XENV_DUT], ETH_ALEN);
+	b->peer->rodata->want_len = b->o.pkt_size;
+	b->peer->rodata->check_payload = b->o.verify;
+	if (xsk_bench_bpf__load(b->peer))
+		return xsk_errf(err, -errno, "loading the peer's XDP program: %s (see libbpf's messages)",
+				strerror(errno));
+	ret = xenv_enter(env, XENV_PEER);
+	if (ret)
+		return xsk_errf(err, ret, "entering the peer's namespace: %s",
+				strerror(-ret));
+	b->peer_link = bpf_link_create(bpf_program__fd(b->peer->progs.xskb_peer),
+				       env->ifindex[XENV_PEER], BPF_XDP, &lo);
+	ret = b->peer_link < 0 ? -errno : 0;
+	xenv_enter(env, XENV_DUT);
+	if (ret)
+		return xsk_errf(err, ret, "native XDP on the peer %s: %s",
+				env->ifname[XENV_PEER], strerror(-ret));
+	return 0;
+}
+
+static int peer_read(struct xsk_bench *b, struct xskb_peer_counters *c)
+{
+	struct xskb_peer_counters pc[MAX_CPUS];
+	__u32 key = 0;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	if (!b->peer)
+		return -ENOENT;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->peer->maps.peer_count), &key,
+				pc))
+		return -errno;
+	for (i = 0; i < b->ncpus; i++) {
+		c->packets += pc[i].packets;
+		c->bytes += pc[i].bytes;
+		c->mac_ok += pc[i].mac_ok;
+		c->mac_bad += pc[i].mac_bad;
+		c->len_bad += pc[i].len_bad;
+		c->payload_ok += pc[i].payload_ok;
+		c->payload_bad += pc[i].payload_bad;
+		c->seq_sum += pc[i].seq_sum;
+	}
+	return 0;
+}
+
+/*
+ * napi_defer_hard_irqs and gro_flush_timeout of the dut's veth, as the
+ * kernel's napi documentation pairs them with SO_PREFER_BUSY_POLL; read
+ * first (saved_napi) so that close puts them back.  Only in our own
+ * namespace: sysfs is the namespace's own there (ip netns exec).
+ */
+static int napi_sysfs(struct xsk_bench *b, const char *cmd, char *out,
+		      size_t len)
+{
+	const char *const argv[] = { "ip", "netns", "exec",
+				     b->env->ns[XENV_DUT], "sh", "-c", cmd,
+				     NULL };
+
+	return xenv_run(out, len, argv);
+}
+
+static int busy_poll_setup(struct xsk_bench *b, int fd, char *err)
+{
+	int one = 1, us = b->o.busy_poll_us, budget = b->o.batch;
+	char cmd[256], out[64] = "";
+	unsigned int defer, gro;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)))
+		return xsk_errf(err, -errno, "-B: setsockopt(SO_PREFER_BUSY_POLL): %s (kernel before 5.11?)",
+				strerror(errno));
+	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &us, sizeof(us)))
+		return xsk_errf(err, -errno, "-B: setsockopt(SO_BUSY_POLL, %d us): %s (CONFIG_NET_RX_BUSY_POLL?)",
+				us, strerror(errno));
+	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget,
+		       sizeof(budget)))
+		return xsk_errf(err, -errno, "-B: setsockopt(SO_BUSY_POLL_BUDGET, %d): %s",
+				budget, strerror(errno));
+	if (!b->env) {
+		snprintf(b->busy_note, sizeof(b->busy_note),
+			 "SO_PREFER_BUSY_POLL, SO_BUSY_POLL %d us, budget %d; %s's napi_defer_hard_irqs and gro_flush_timeout left as they are (not our interface)",
+			 us, budget, b->ifname);
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "cd /sys/class/net/%s && cat napi_defer_hard_irqs gro_flush_timeout | tr '\\n' ' ' && echo %d > napi_defer_hard_irqs && echo %d > gro_flush_timeout",
+		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
+	if (napi_sysfs(b, cmd, out, sizeof(out)) ||
+	    sscanf(out, "%u %u", &defer, &gro) != 2)
+		return xsk_errf(err, -EIO, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed: %.100s",
+				b->ifname, out);
+	snprintf(b->saved_napi, sizeof(b->saved_napi), "%u %u", defer, gro);
+	snprintf(b->busy_note, sizeof(b->busy_note),
+		 "SO_PREFER_BUSY_POLL, SO_BUSY_POLL %d us, budget %d; %s napi_defer_hard_irqs %d (was %u), gro_flush_timeout %d (was %u)",
+		 us, budget, b->ifname, XSKB_DEFER_HARD_IRQS, defer,
+		 XSKB_GRO_FLUSH_TIMEOUT, gro);
+	return 0;
+}
+
+static void busy_poll_restore(struct xsk_bench *b)
+{
+	unsigned int defer, gro;
+	char cmd[256];
+
+	if (!b->saved_napi[0] ||
+	    sscanf(b->saved_napi, "%u %u", &defer, &gro) != 2)
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "cd /sys/class/net/%s && echo %u > napi_defer_hard_irqs && echo %u > gro_flush_timeout",
+		 b->ifname, defer, gro);
+	napi_sysfs(b, cmd, NULL, 0);
+	b->saved_napi[0] = '\0';
+}
+
+static int check_opts(const struct xskb_opts *o, char *err)
+{
+	if (o->afpacket && o->kind != XSKB_RXDROP)
+		return xsk_errf(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
+				xskb_kind_name(o->kind));
+	if (o->count && o->ifname && o->kind != XSKB_TXONLY)
+		return xsk_errf(err, -EINVAL, "a count needs the own veth pair's generator (no -i), or txonly");
+	if (o->pkt_size < XSK_PKT_MIN_LEN || o->pkt_size > TGEN_MAX_PKT_SIZE)
+		return xsk_errf(err, -EINVAL, "packet size %u is outside %u..%u",
+				o->pkt_size, XSK_PKT_MIN_LEN,
+				TGEN_MAX_PKT_SIZE);
+	return 0;
+}
+
+/* AF_XDP frames must fit what the socket can carry */
+static int check_sizes(struct xsk_bench *b, char *err)
+{
+	struct xsk_socket *xs = b->xs;
+
+	if (b->o.kind == XSKB_TXONLY &&
+	    b->o.pkt_size > xs->frame_size - xs->headroom)
+		return xsk_errf(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
+				b->o.pkt_size, xs->frame_size - xs->headroom);
+	if (b->o.kind != XSKB_TXONLY && b->env &&
+	    b->o.pkt_size > xsk_rx_frame_room(xs) &&
+	    !(xs->bind_flags & XDP_USE_SG))
+		return xsk_errf(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
+				b->o.pkt_size,
+				b->o.pkt_size + XSK_KERNEL_HEADROOM + xs->headroom,
+				XSK_KERNEL_HEADROOM);
+	return 0;
+}
+
+/* txonly: every frame the app owns holds the test frame; only seq changes */
+static void txonly_frames(struct xsk_bench *b)
+{
+	struct xsk_socket *xs = b->xs;
+	unsigned char dst[6] = { 2, 0, 0, 0, 0, 2 }, src[6] = { 2, 0, 0, 0, 0, 1 };
+	__u32 i;
+
+	if (b->env) {
+		memcpy(dst, b->env->mac[XENV_PEER], 6);
+		memcpy(src, b->env->mac[XENV_DUT], 6);
+	}
+	for (i = 0; i < xs->nr_free; i++)
+		xsk_pkt_build(xsk_umem_ptr(xs, xs->free_frames[i] + xs->headroom),
+			      b->o.pkt_size, dst, src, TGEN_PORT_BASE, 0);
+}
+
+int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
+{
+	struct xsk_bench *b;
+	int ret;
+
+	*bp = NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return xsk_errf(err, -ENOMEM, "out of memory");
+	b->o = *o;
+	b->peer_link = -1;
+	b->ncpus = libbpf_num_possible_cpus();
+	if (b->ncpus > MAX_CPUS)
+		b->ncpus = MAX_CPUS;
+	if (!b->o.batch)
+		b->o.batch = 64;
+	if (!b->o.pkt_size)
+		b->o.pkt_size = 64;
+	if (!b->o.busy_poll_us)
+		b->o.busy_poll_us = XSKB_BUSY_POLL_US;
+	if (b->o.gen_cpu < 0)
+		b->o.gen_cpu = 0;
+	if (b->o.app_cpu < 0)
+		b->o.app_cpu = sysconf(_SC_NPROCESSORS_ONLN) > 1 ?
+			       !b->o.gen_cpu : 0;
+	ret = check_opts(&b->o, err);
+	if (ret)
+		goto out;
+
+	if (!o->ifname) {
+		bool generic = !o->afpacket && o->port.mode == XSK_MODE_GENERIC;
+		struct xenv_opts eo = {
+			.mtu = b->o.pkt_size > 1514 ? 9000 : 1500,
+			.no_peer_prog = true,
+			/* veth0 needs a NAPI for the generator's frames */
+			.dut_gro = o->afpacket || generic,
+		};
+
+		ret = xenv_create(&b->env, &eo, err);
+		if (!ret)
+			ret = peer_attach(b, err);
+		if (ret)
+			goto out;
+		snprintf(b->ifname, sizeof(b->ifname), "%s",
+			 b->env->ifname[XENV_DUT]);
+	} else {
+		snprintf(b->ifname, sizeof(b->ifname), "%s", o->ifname);
+	}
+
+	if (o->afpacket) {
+		char why[XSK_ERRLEN] = "";
+
+		ret = afp_open(&b->afp, b->ifname, o->afp, err, why,
+			       sizeof(why));
+		if (ret)
+			goto out;
+		snprintf(b->fallback, sizeof(b->fallback), "%s", why);
+		snprintf(b->desc, sizeof(b->desc), "%s: AF_PACKET %s",
+			 b->ifname, afp_backend_name(afp_backend(b->afp)));
+	} else {
+		b->o.port.ifname = b->ifname;
+		ret = xsk_port_open(&b->port, &b->o.port, err);
+		if (ret)
+			goto out;
+		b->xs = b->port->socks[0];
+		snprintf(b->fallback, sizeof(b->fallback), "%s",
+			 b->port->fallback);
+		xsk_port_describe(b->port, b->desc, sizeof(b->desc));
+		ret = check_sizes(b, err);
+		if (ret)
+			goto out;
+		if (o->kind == XSKB_TXONLY)
+			txonly_frames(b);
+	}
+	if (o->busy_poll) {
+		ret = busy_poll_setup(b, b->afp ? afp_fd(b->afp) : b->xs->fd,
+				      err);
+		if (ret)
+			goto out;
+	}
+	if (o->verify && o->kind == XSKB_RXDROP) {
+		b->buf = malloc(TGEN_MAX_PKT_SIZE + 1);
+		if (!b->buf) {
+			ret = xsk_errf(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (!o->no_cost) {
+		ret = sirq_get(&b->sirq, err);
+		if (ret)
+			goto out;
+	}
+	*bp = b;
+	return 0;
+out:
+	xskb_close(b);
+	return ret;
+}
+
+void xskb_close(struct xsk_bench *b)
+{
+	if (!b)
+		return;
+	sirq_put(b->sirq);
+	if (b->env)
+		busy_poll_restore(b);
+	xsk_port_close(b->port);
+	afp_close(b->afp);
+	if (b->peer_link >= 0)
+		close(b->peer_link);
+	xsk_bench_bpf__destroy(b->peer);
+	xenv_destroy(b->env);
+	free(b->buf);
+	free(b);
+}
+
+/* ---- the loops ---------------------------------------------------------- */
+
+/* Nothing to do: busy polling polls the NAPI from here, else kick if asked */
+static void rx_idle(struct xsk_bench *b, struct xsk_socket *xs)
+{
+	if (b->o.busy_poll) {
+		recvfrom(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		b->rx_kicks++;
+	} else if (xsk_kick_fill(xs)) {
+		b->rx_kicks++;
+	}
+}
+
+static void tx_kick(struct xsk_bench *b, struct xsk_socket *xs)
+{
+	if (b->o.busy_poll && !xs->need_wakeup) {
+		sendto(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+		xs->stats.tx_kicks++;
+		return;
+	}
+	xsk_kick_tx(xs);
+}
+
+static void afp_check(const void *data, __u32 len, void *ctx)
+{
+	struct xsk_bench *b = ctx;
+	struct xsk_pkt_info info;
+
+	b->rx_bytes += len;
+	if ((b->env && len != b->o.pkt_size) || xsk_pkt_check(data, len, &info))
+		b->rx_bad++;
+}
+
+/* One batch of rxdrop; returns the packets */
+static __u32 rxdrop_batch(struct xsk_bench *b)
+{
+	struct xsk_socket *xs = b->xs;
+	__u32 pkts = 0, i, nd;
+	int n;
+
+	if (b->afp) {
+		n = afp_rx(b->afp, b->o.batch, 0, b->o.verify ? afp_check : NULL,
+			   b);
+		return n > 0 ? n : 0;
+	}
+	if (!b->o.verify) {
+		if (!xsk_rx_recycle(xs, b->o.batch, &pkts))
+			rx_idle(b, xs);
+		return pkts;
+	}
+	for (i = 0; i < b->o.batch; i++) {
+		n = xsk_rx_packet(xs, b->buf, TGEN_MAX_PKT_SIZE + 1, &nd);
+		if (!n)
+			break;
+		if (n < 0)
+			b->rx_bad++;
+		else
+			afp_check(b->buf, n, b);
+		pkts++;
+	}
+	if (!pkts)
+		rx_idle(b, xs);
+	return pkts;
+}
+
+/* One batch of txonly: up to batch frames, numbered from *seq */
+static __u32 txonly_batch(struct xsk_bench *b, __u64 left, __u64 *seq)
+{
+	struct xsk_socket *xs = b->xs;
+	__u32 n = b->o.batch, idx, i;
+
+	xsk_comp_reclaim(xs);
+	if (n > left)
+		n = left;
+	if (n > xs->nr_free)
+		n = xs->nr_free;
+	if (n > xring_prod_nb_free(&xs->tx, n))
+		n = xring_prod_nb_free(&xs->tx, n);
+	if (!n || !xring_prod_reserve(&xs->tx, n, &idx)) {
+		if (xs->stats.tx_completed < xs->stats.tx_descs)
+			tx_kick(b, xs);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		__u32 s = (*seq)++;
+
+		d->addr = xsk_frame_alloc(xs) + xs->headroom;
+		d->len = b->o.pkt_size;
+		d->options = 0;
+		memcpy((char *)xsk_umem_ptr(xs, d->addr) + XSK_PKT_HDR_LEN, &s,
+		       sizeof(s));
+	}
+	xring_prod_submit(&xs->tx, n);
+	xs->stats.tx_descs += n;
+	tx_kick(b, xs);
+	return n;
+}
+
+static void swap_mac(void *frame)
+{
+	unsigned char tmp[ETH_ALEN], *eth = frame;
+
+	memcpy(tmp, eth, ETH_ALEN);
+	memcpy(eth, eth + ETH_ALEN, ETH_ALEN);
+	memcpy(eth + ETH_ALEN, tmp, ETH_ALEN);
+}
+
+/*
+ * One batch of l2fwd: whole packets (every descriptor up to one without
+ * XDP_PKT_CONTD) from the RX ring to the TX ring, at least batch
+ * descriptors' worth if there are, with the MACs of each packet's first
+ * descriptor swapped; completed frames go back to the fill ring.  Returns
+ * the packets.
+ */
+static __u32 l2fwd_batch(struct xsk_bench *b)
+{
+	struct xsk_socket *xs = b->xs;
+	__u32 avail, room, end = 0, pkts = 0, idx_rx = 0, idx_tx = 0, i;
+	bool first = true;
+
+	xsk_comp_reclaim(xs);
+	xsk_fill_refill(xs);
+	avail = xring_cons_nb_avail(&xs->rx, xs->rx.size);
+	room = xring_prod_nb_free(&xs->tx, avail);
+	if (avail > room)
+		avail = room;
+	for (i = 0; i < avail; i++) {
+		if (xring_desc(&xs->rx, xs->rx.cached_cons + i)->options &
+		    XDP_PKT_CONTD)
+			continue;
+		end = i + 1;
+		pkts++;
+		if (end >= b->o.batch)
+			break;
+	}
+	if (!end) {
+		if (xs->stats.tx_completed < xs->stats.tx_descs)
+			tx_kick(b, xs);
+		rx_idle(b, xs);
+		return 0;
+	}
+	xring_cons_peek(&xs->rx, end, &idx_rx);
+	xring_prod_reserve(&xs->tx, end, &idx_tx);
+	for (i = 0; i < end; i++) {
+		const struct xdp_desc *rd = xring_desc(&xs->rx, idx_rx + i);
+		struct xdp_desc *td = xring_desc(&xs->tx, idx_tx + i);
+
+		if (first)
+			swap_mac(xsk_umem_ptr(xs, rd->addr));
+		*td = *rd;
+		first = !(rd->options & XDP_PKT_CONTD);
+	}
+	xring_cons_release(&xs->rx, end);
+	xring_prod_submit(&xs->tx, end);
+	xs->stats.rx_descs += end;
+	xs->stats.rx_packets += pkts;
+	xs->stats.tx_descs += end;
+	tx_kick(b, xs);
+	return pkts;
+}
+
+/* ---- a run -------------------------------------------------------------- */
+
+struct counters {
+	__u64 rx, tx;		/* packets */
+};
+
+static void snap(struct xsk_bench *b, const struct counters *c,
+		 struct xskb_snap *s)
+{
+	struct xskb_peer_counters pc;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = mono_ns();
+	s->rx_packets = c->rx;
+	s->tx_packets = c->tx;
+	if (b->xs) {
+		s->tx_completed = b->xs->stats.tx_completed;
+		xsk_socket_stats(b->xs, &s->st);
+	}
+	if (!peer_read(b, &pc))
+		s->delivered = pc.packets;
+}
+
+static __u64 net_rx(struct xsk_bench *b, struct sirq_cpu *sc)
+{
+	__u64 sum = 0;
+	int cpu;
+
+	if (!b->sirq || sirq_read(b->sirq, sc, b->ncpus) < 0) {
+		memset(sc, 0, b->ncpus * sizeof(*sc));
+		return 0;
+	}
+	for (cpu = 0; cpu < b->ncpus; cpu++)
+		sum += sc[cpu].net_rx_ns - sc[cpu].net_rx_foreign_ns;
+	return sum;
+}
+
+/*
+ * The calling thread's schedstat time, brought up to date: schedstat shows
+ * the running task's time as of its last accounting (a tick or a switch);
+ * sched_yield() accounts it now
+ */
+static void own_cpu_ns(pid_t tid, uint64_t *ns)
+{
+	sched_yield();
+	thread_cpu_ns(tid, ns);
+}
+
+/*
+ * AF_PACKET: frames dropped since the last call (PACKET_STATISTICS is reset
+ * by reading it; TPACKET_V3's struct starts as the others')
+ */
+static __u64 afp_drops(struct xsk_bench *b)
+{
+	struct tpacket_stats_v3 st = {};
+	socklen_t len = sizeof(st);
+
+	if (!b->afp || getsockopt(afp_fd(b->afp), SOL_PACKET,
+				  PACKET_STATISTICS, &st, &len))
+		return 0;
+	return st.tp_drops;
+}
+
+/* Own pair: what veth dropped before the socket, cumulative */
+static void veth_losses(struct xsk_bench *b, __u64 *xmit_errors,
+			__u64 *rx_drops)
+{
+	*xmit_errors = 0;
+	*rx_drops = 0;
+	if (!b->env)
+		return;
+	*rx_drops = ethtool_stats_sum_of(b->ifname, "rx_queue_*_drops");
+	if (xenv_enter(b->env, XENV_PEER))
+		return;
+	*xmit_errors = ethtool_stats_sum_of(b->env->ifname[XENV_PEER],
+					    "tx_queue_*_xdp_xmit_errors");
+	xenv_enter(b->env, XENV_DUT);
+}
+
+/* Wait until the peer has counted expect, or its count stood still */
+static void peer_settle(struct xsk_bench *b, __u64 expect)
+{
+	__u64 end = mono_ns() + DRAIN_NS, since = mono_ns(), last = -1;
+	struct xskb_peer_counters pc;
+
+	while (!peer_read(b, &pc) && pc.packets < expect && mono_ns() < end) {
+		if (pc.packets != last) {
+			last = pc.packets;
+			since = mono_ns();
+		} else if (mono_ns() - since >= SETTLE_NS) {
+			break;
+		}
+		usleep(1000);
+	}
+}
+
+/* Counted runs: is it over? */
+static bool count_done(struct xsk_bench *b, const struct counters *c,
+		       const struct tgen_thread *g, __u64 idle_since)
+{
+	struct xsk_socket *xs = b->xs;
+	bool idle = mono_ns() - idle_since >= IDLE_NS;
+
+	switch (b->o.kind) {
+	case XSKB_TXONLY:
+		return (c->tx >= b->o.count &&
+			xs->stats.tx_completed >= xs->stats.tx_descs) || idle;
+	case XSKB_L2FWD:
+		if (c->rx >= b->o.count &&
+		    xs->stats.tx_completed >= xs->stats.tx_descs)
+			return true;
+		break;
+	case XSKB_RXDROP:
+		if (c->rx >= b->o.count)
+			return true;
+	}
+	return g->done && idle;
+}
+
+/* Every counter's value where a window opens */
+struct window {
+	struct xskb_snap s;
+	struct xskb_peer_counters p;
+	__u64 xerr, drop;	/* veth_losses() */
+	__u64 net_rx;		/* net_rx() */
+	uint64_t cpu;		/* the app thread's */
+	__u64 tx_kicks, rx_kicks;
+};
+
+static void window_open(struct xsk_bench *b, const struct counters *c,
+			pid_t tid, struct sirq_cpu *sc, struct window *w)
+{
+	snap(b, c, &w->s);
+	peer_read(b, &w->p);
+	afp_drops(b);
+	veth_losses(b, &w->xerr, &w->drop);
+	w->net_rx = net_rx(b, sc);
+	own_cpu_ns(tid, &w->cpu);
+	w->tx_kicks = b->xs ? b->xs->stats.tx_kicks : 0;
+	w->rx_kicks = b->rx_kicks;
+	b->rx_bad = 0;
+	b->rx_bytes = 0;
+}
+
+static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
+	       __u64 interval_ns, xskb_tick_fn tick, void *ctx,
+	       const volatile int *stop, struct xskb_result *r, char *err)
+{
+	bool counted = b->o.count && (b->env || b->o.kind == XSKB_TXONLY);
+	bool gen = b->env && b->o.kind != XSKB_TXONLY;
+	struct sirq_cpu *sc0, *sc1;
+	struct counters c = {};
+	struct xskb_snap prev, cur;
+	struct xskb_peer_counters p1;
+	struct window w;
+	struct tgen_thread g = { .done = 1 };
+	pid_t tid = syscall(SYS_gettid);
+	__u64 start, wend, end, next, idle_since, seq = 0, drain;
+	__u64 best = 0, xerr1, drop1;
+	uint64_t cpu1 = 0;
+	bool in_window;
+	int ret, cpu;
+
+	memset(r, 0, sizeof(*r));
+	sc0 = calloc(2 * b->ncpus, sizeof(*sc0));
+	if (!sc0)
+		return xsk_errf(err, -ENOMEM, "out of memory");
+	sc1 = sc0 + b->ncpus;
+	if (counted)
+		warmup_ns = 0;
+	ret = pin_self(b->o.app_cpu);
+	if (ret) {
+		free(sc0);
+		return xsk_errf(err, ret, "cannot pin the application thread to CPU %d: %s",
+				b->o.app_cpu, strerror(-ret));
+	}
+	if (gen) {
+		g.o.pkt_size = b->o.pkt_size;
+		g.o.flows = 1;
+		g.o.count = counted ? b->o.count : 0;
+		/* a cap: the run stops it when its window is over */
+		g.o.duration_ns = counted ? 0 : warmup_ns + duration_ns + 60 * NSEC;
+		g.o.rate_pps = b->o.rate_pps;
+		g.o.cpu = b->o.gen_cpu;
+		ret = tgen_thread_start(&g, b->env, err);
+		if (ret) {
+			free(sc0);
+			return ret;
+		}
+	}
+
+	start = mono_ns();
+	wend = start + warmup_ns;
+	end = wend + duration_ns;
+	in_window = !warmup_ns;
+	window_open(b, &c, tid, sc0, &w);
+	prev = w.s;
+	next = start + (interval_ns ?: end - start);
+	idle_since = start;
+	while (!(stop && *stop)) {
+		__u32 n = 0;
+		__u64 now;
+
+		switch (b->o.kind) {
+		case XSKB_RXDROP:
+			n = rxdrop_batch(b);
+			c.rx += n;
+			break;
+		case XSKB_TXONLY:
+			n = txonly_batch(b, counted ? b->o.count - c.tx : -1ULL,
+					 &seq);
+			c.tx += n;
+			break;
+		case XSKB_L2FWD:
+			n = l2fwd_batch(b);
+			c.rx += n;
+			c.tx += n;
+			break;
+		}
+		/* The clock is read once per batch, or per idle turn */
+		now = mono_ns();
+		if (n)
+			idle_since = now;
+		if (!in_window && now >= wend) {
+			/* warm-up over: the window starts here */
+			/* a thread kept off its CPU starts late: a whole window */
+			in_window = true;
+			end = now + duration_ns;
+			window_open(b, &c, tid, sc0, &w);
+			prev = w.s;
+			next = now + (interval_ns ?: end - now);
+		}
+		if (in_window && interval_ns && now >= next) {
+			snap(b, &c, &cur);
+			if (tick)
+				tick(&prev, &cur, ctx);
+			prev = cur;
+			next += interval_ns;
+		}
+		if (counted ? count_done(b, &c, &g, idle_since) ||
+			      now >= start + duration_ns : now >= end)
+			break;
+	}
+	own_cpu_ns(tid, &cpu1);
+	r->net_rx_ns = net_rx(b, sc1) - w.net_rx;
+	snap(b, &c, &cur);
+	r->drops = afp_drops(b);
+	r->app_cpu = thread_last_cpu(tid);
+	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - w.tx_kicks;
+	r->rx_kicks = b->rx_kicks - w.rx_kicks;
+
+	if (gen) {
+		g.stop = 1;
+		tgen_thread_join(&g);
+	}
+	/* What was sent completes and arrives after the loop: wait for it */
+	drain = mono_ns() + DRAIN_NS;
+	while (b->xs && b->xs->stats.tx_completed < b->xs->stats.tx_descs &&
+	       mono_ns() < drain) {
+		tx_kick(b, b->xs);
+		xsk_comp_reclaim(b->xs);
+	}
+	if (b->peer && b->o.kind != XSKB_RXDROP)
+		peer_settle(b, w.p.packets + cur.tx_packets - w.s.tx_packets);
+	if (b->xs)
+		cur.tx_completed = b->xs->stats.tx_completed;
+	r->peer_known = !peer_read(b, &p1);
+	veth_losses(b, &xerr1, &drop1);
+	r->lost_peer_xmit_errors = xerr1 - w.xerr;
+	r->lost_dut_rx_drops = drop1 - w.drop;
+	if (gen && g.ret) {
+		free(sc0);
+		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);
+		return g.ret;
+	}
+
+	r->duration_ns = cur.t_ns - w.s.t_ns;
+	r->d.t_ns = r->duration_ns;
+	r->d.rx_packets = cur.rx_packets - w.s.rx_packets;
+	r->d.tx_packets = cur.tx_packets - w.s.tx_packets;
+	r->d.tx_completed = cur.tx_completed - w.s.tx_completed;
+	r->d.st.rx_dropped = cur.st.rx_dropped - w.s.st.rx_dropped;
+	if (b->xs)
+		r->drops = r->d.st.rx_dropped;
+	r->d.st.rx_invalid_descs = cur.st.rx_invalid_descs - w.s.st.rx_invalid_descs;
+	r->d.st.tx_invalid_descs = cur.st.tx_invalid_descs - w.s.st.tx_invalid_descs;
+	r->d.st.rx_ring_full = cur.st.rx_ring_full - w.s.st.rx_ring_full;
+	r->d.st.rx_fill_ring_empty_descs = cur.st.rx_fill_ring_empty_descs -
+					   w.s.st.rx_fill_ring_empty_descs;
+	r->d.st.tx_ring_empty_descs = cur.st.tx_ring_empty_descs -
+				      w.s.st.tx_ring_empty_descs;
+	if (r->peer_known) {
+		r->peer.packets = p1.packets - w.p.packets;
+		r->peer.bytes = p1.bytes - w.p.bytes;
+		r->peer.mac_ok = p1.mac_ok - w.p.mac_ok;
+		r->peer.mac_bad = p1.mac_bad - w.p.mac_bad;
+		r->peer.len_bad = p1.len_bad - w.p.len_bad;
+		r->peer.payload_ok = p1.payload_ok - w.p.payload_ok;
+		r->peer.payload_bad = p1.payload_bad - w.p.payload_bad;
+		r->peer.seq_sum = p1.seq_sum - w.p.seq_sum;
+		r->d.delivered = r->peer.packets;
+	}
+	r->rx_bytes = b->rx_bytes;
+	r->rx_bad = b->rx_bad;
+	if (b->o.kind == XSKB_RXDROP) {
+		r->packets = r->d.rx_packets;
+		r->counted_at = "app rx";
+	} else if (r->peer_known) {
+		r->packets = r->peer.packets;
+		r->counted_at = "peer";
+	} else {
+		r->packets = r->d.tx_completed;
+		r->counted_at = "tx completions";
+	}
+	r->pps = r->duration_ns ? r->packets * 1e9 / r->duration_ns : 0;
+	r->app_cpu_ns = cpu1 - w.cpu;
+	/* It polls without sleeping: less than half the window on a CPU */
+	r->disturbed = r->app_cpu_ns < r->duration_ns / 2;
+	r->app_ns_per_pkt = r->packets ? (double)r->app_cpu_ns / r->packets : 0;
+	r->net_rx_known = b->sirq;
+	r->net_rx_cpu = -1;
+	for (cpu = 0; b->sirq && cpu < b->ncpus; cpu++) {
+		__u64 d = (sc1[cpu].net_rx_ns - sc1[cpu].net_rx_foreign_ns) -
+			  (sc0[cpu].net_rx_ns - sc0[cpu].net_rx_foreign_ns);
+
+		if (d > best) {
+			best = d;
+			r->net_rx_cpu = cpu;
+		}
+	}
+	free(sc0);
+	r->net_rx_ns_per_pkt = r->packets ? (double)r->net_rx_ns / r->packets : 0;
+	r->gen_ran = gen;
+	r->gen_sent = g.res.sent;
+	r->gen_cpu_ns = g.res.cpu_ns;
+	r->gen_method = g.res.method;
+	r->gen_cpu = gen ? g.last_cpu : -1;
+	return 0;
+}
+
+/* The calling thread is pinned to app_cpu for the run only */
+int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
+	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
+	     const volatile int *stop, struct xskb_result *r, char *err)
+{
+	bool restore;
+	cpu_set_t set;
+	int ret;
+
+	restore = !sched_getaffinity(0, sizeof(set), &set);
+	ret = run(b, warmup_ns, duration_ns, interval_ns, tick, ctx, stop, r,
+		  err);
+	if (restore)
+		sched_setaffinity(0, sizeof(set), &set);
+	return ret;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xdpsock's benchmarks, measured: rxdrop, txonly and l2fwd on one AF_XDP
+ * socket, and rxdrop on an AF_PACKET socket (TPACKET_V3, TPACKET_V2 or
+ * recvmmsg) for comparison.  Used by xdpsock (one run, printed every
+ * second) and by xdp_sweep --stacks (many runs, interleaved).
+ *
+ * On the project's own veth pair (no ifname) traffic comes from the
+ * live-frames generator on the peer (trafficgen.h) in a thread of its own,
+ * and what the dut sends back (txonly, l2fwd) is counted and checked where
+ * it arrives, by xskb_peer (xsk_bench.bpf.c) on the peer veth: completions
+ * are not deliveries.  The application's loop runs in the calling thread.
+ */
+#ifndef XSK_BENCH_H
+#define XSK_BENCH_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "afpacket.h"
+#include "xsk_bench_common.h"
+#include "xsk_core.h"
+
+enum xskb_kind {
+	XSKB_RXDROP,
+	XSKB_TXONLY,
+	XSKB_L2FWD,
+};
+
+const char *xskb_kind_name(enum xskb_kind k);
+
+/* Busy polling's defaults: SO_BUSY_POLL usecs; the budget is the batch */
+#define XSKB_BUSY_POLL_US	20
+/* What the kernel's napi documentation suggests with SO_PREFER_BUSY_POLL */
+#define XSKB_DEFER_HARD_IRQS	2
+#define XSKB_GRO_FLUSH_TIMEOUT	200000
+
+struct xskb_opts {
+	enum xskb_kind kind;
+	const char *ifname;	/* NULL: the project's veth pair */
+	struct xsk_port_opts port;	/* AF_XDP (ifname is set by open) */
+	bool afpacket;		/* rxdrop on AF_PACKET instead */
+	enum afp_backend afp;
+	__u32 batch;		/* descriptors per ring operation; default 64 */
+	__u32 pkt_size;		/* generator's frames (rxdrop, l2fwd), the
+				 * app's (txonly); default 64 */
+	__u64 count;		/* own pair: exactly this many frames (from
+				 * the generator, or the app's in txonly) */
+	__u64 rate_pps;		/* generator's pace; 0: full speed */
+	int app_cpu;		/* -1: the other CPU than gen_cpu */
+	int gen_cpu;		/* -1: 0 */
+	bool busy_poll;		/* SO_PREFER_BUSY_POLL, SO_BUSY_POLL, budget */
+	__u32 busy_poll_us;	/* default XSKB_BUSY_POLL_US */
+	bool verify;		/* check every payload byte: the app in rxdrop,
+				 * the peer's program in txonly and l2fwd */
+	bool no_cost;		/* no NET_RX softirq tracepoints */
+};
+
+/* Cumulative counts at one instant, for the per-interval lines */
+struct xskb_snap {
+	__u64 t_ns;		/* CLOCK_MONOTONIC_RAW */
+	__u64 rx_packets;	/* received by the app */
+	__u64 tx_packets;	/* queued for TX by the app */
+	__u64 tx_completed;	/* completion ring entries (descriptors) */
+	__u64 delivered;	/* counted by the peer's program */
+	struct xsk_statistics st;
+};
+
+struct xskb_result {
+	__u64 duration_ns;
+	__u64 packets;		/* what the benchmark counts: received
+				 * (rxdrop), delivered at the peer (txonly,
+				 * l2fwd on the own pair), else completed */
+	const char *counted_at;	/* "app rx", "peer", "tx completions" */
+	double pps;
+	struct xskb_snap d;	/* the window's deltas */
+	__u64 drops;		/* the socket's: XDP_STATISTICS rx_dropped,
+				 * or AF_PACKET's PACKET_STATISTICS tp_drops */
+	/* own pair: frames lost before the socket, from ethtool -S */
+	__u64 lost_peer_xmit_errors;	/* veth1 tx_queue_*_xdp_xmit_errors:
+					 * veth0's ring was full */
+	__u64 lost_dut_rx_drops;	/* veth0 rx_queue_*_drops */
+	__u64 rx_bytes;		/* with verify (rxdrop) */
+	__u64 rx_bad;		/* with verify: wrong length or bytes */
+	__u64 tx_kicks, rx_kicks;
+	/* the application thread */
+	__u64 app_cpu_ns;
+	int app_cpu;		/* where it ran last */
+	double app_ns_per_pkt;
+	bool disturbed;		/* the thread, which never sleeps, was on a
+				 * CPU for less than half the window: other
+				 * tasks took it */
+	/* the receive side: NET_RX softirq on every CPU, less foreign */
+	bool net_rx_known;
+	__u64 net_rx_ns;
+	int net_rx_cpu;		/* the CPU with most of it */
+	double net_rx_ns_per_pkt;
+	/* the peer (own pair) */
+	bool peer_known;
+	struct xskb_peer_counters peer;
+	/* the generator (own pair, rxdrop and l2fwd) */
+	bool gen_ran;
+	__u64 gen_sent;
+	__u64 gen_cpu_ns;
+	const char *gen_method;
+	int gen_cpu;		/* where it ran last */
+};
+
+struct xsk_bench;
+
+int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err);
+void xskb_close(struct xsk_bench *b);
+
+/* The options in force (defaults filled in) */
+const struct xskb_opts *xskb_opts(const struct xsk_bench *b);
+/* "veth0 (veth) queues 0-0: native mode ..." or "veth0: AF_PACKET ..." */
+const char *xskb_describe(const struct xsk_bench *b);
+/* Why best-effort or AF_PACKET's automatic choice passed modes by, or "" */
+const char *xskb_fallback(const struct xsk_bench *b);
+/* What was done for busy polling, or "" */
+const char *xskb_busy_poll_note(const struct xsk_bench *b);
+/* The AF_XDP port (NULL on AF_PACKET) and the AF_PACKET backend in use */
+const struct xsk_port *xskb_port(const struct xsk_bench *b);
+enum afp_backend xskb_afp_backend(const struct xsk_bench *b);
+bool xskb_own_env(const struct xsk_bench *b);
+const char *xskb_ifname(const struct xsk_bench *b);
+
+/*
+ * Run for duration_ns after warmup_ns (own pair: the generator runs through
+ * both); with opts.count, until that many frames are done (duration_ns is
+ * then a limit).  Every interval_ns (0: never) tick() gets the snapshots at
+ * the interval's ends.  *stop ends the run early.
+ */
+typedef void (*xskb_tick_fn)(const struct xskb_snap *a,
+			     const struct xskb_snap *b, void *ctx);
+int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
+	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
+	     const volatile int *stop, struct xskb_result *r, char *err);
+
+#endif /* XSK_BENCH_H */

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdpsock end to end on its own veth pair: exact counts and payload bytes
+ * of rxdrop, txonly and l2fwd (counted and checked where the frames
+ * arrive: the app in rxdrop, the peer's program in txonly and l2fwd),
+ * multi-buffer 9000-byte frames through l2fwd, the mode best-effort
+ * chooses on veth, zero-copy refused, busy polling, where threads ran, and
+ * a clear error with a non-zero exit and no namespace left behind for every
+ * malformed option.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "json_read.h"
+#include "run_cmd.h"
+
+FIXTURE(xdpsock) {
+	int pid;		/* of the last xdpsock run */
+	char out[65536];
+	struct jr_value *doc;
+};
+
+FIXTURE_SETUP(xdpsock)
+{
+	if (geteuid())
+		SKIP(return, "needs root");
+}
+
+FIXTURE_TEARDOWN(xdpsock)
+{
+	jr_free(self->doc);
+}
+
+/*
+ * xdpsock ARGS; stdout (and stderr with merge) into self->out, its pid
+ * (the shell's, which exec keeps) into self->pid
+ */
+static int xdpsock(FIXTURE_DATA(xdpsock) *self, const char *args, bool merge)
+{
+	const char *bin = getenv("BIN") ?: "build/bin";
+	char cmd[1024], *nl;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "sh -c 'echo $$; exec %s/xdpsock %s' %s",
+		 bin, args, merge ? "2>&1" : "2>/dev/null");
+	rc = run_cmd(cmd, self->out, sizeof(self->out));
+	self->pid = atoi(self->out);
+	nl = strchr(self->out, '\n');
+	memmove(self->out, nl ? nl + 1 : self->out + strlen(self->out),
+		strlen(nl ? nl + 1 : "") + 1);
+	return rc;
+}
+
+/* xdpsock ARGS --json: exit 0 and one JSON object, parsed into self->doc */
+static int xdpsock_json(FIXTURE_DATA(xdpsock) *self, const char *args)
+{
+	char a[512], err[JR_ERRLEN];
+	int rc;
+
+	snprintf(a, sizeof(a), "%s --json", args);
+	rc = xdpsock(self, a, false);
+	if (rc)
+		return rc;
+	return jr_parse(self->out, strlen(self->out), &self->doc, err,
+			sizeof(err)) ? -1 : 0;
+}
+
+/* A number at a path of keys: "peer.mac_ok" */
+static double num(FIXTURE_DATA(xdpsock) *self, const char *path)
+{
+	const struct jr_value *v = self->doc;
+	char key[64], *dot;
+
+	while (v && *path) {
+		snprintf(key, sizeof(key), "%s", path);
+		dot = strchr(key, '.');
+		if (dot)
+			*dot = '\0';
+		v = jr_get(v, key);
+		path += strlen(key) + (dot ? 1 : 0);
+	}
+	return v ? jr_num(v) : -1;
+}
+
+static const char *str(FIXTURE_DATA(xdpsock) *self, const char *key)
+{
+	return jr_str(jr_get(self->doc, key)) ?: "(none)";
+}
+
+/* The last run's namespaces (xsk-PID-N-{d,p}) are gone */
+static bool no_netns_left(FIXTURE_DATA(xdpsock) *self)
+{
+	char cmd[128], out[4096];
+
+	snprintf(cmd, sizeof(cmd), "ip netns list | grep '^xsk-%d-'", self->pid);
+	return self->pid > 0 && run_cmd(cmd, out, sizeof(out)) == 1 && !out[0];
+}
+
+#define N	2000
+#define NSUM(n)	((double)(n) * ((n) - 1) / 2)
+
+/* Every frame the generator sent, received, every byte as sent */
+TEST_F(xdpsock, rxdrop_exact)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-r -C 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("rxdrop", str(self, "benchmark"));
+	EXPECT_EQ(N, num(self, "generator.sent"));
+	EXPECT_EQ(N, num(self, "packets"));
+	EXPECT_EQ(N, num(self, "rx_packets"));
+	EXPECT_EQ(N * 64, num(self, "rx_bytes"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	EXPECT_EQ(0, num(self, "xdp_statistics.rx_dropped"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/* Best-effort on veth: native copy, and the output says so and why */
+TEST_F(xdpsock, best_effort_is_native_copy)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-r -C 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("best-effort", str(self, "mode_asked"));
+	EXPECT_STREQ("native", str(self, "mode"));
+	EXPECT_EQ(0, jr_bool(jr_get(self->doc, "zerocopy")));
+	EXPECT_NE(NULL, strstr(str(self, "fallback"),
+			       "native-with-zerocopy: veth0: zero-copy bind refused"));
+	ASSERT_EQ(0, xdpsock(self, "-r -C 200 --rate 20000", false));
+	EXPECT_NE(NULL, strstr(self->out, "native mode (XDP attached: driver, XDP_OPTIONS: copy)"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "passed by"));
+}
+
+/*
+ * txonly: exactly N frames delivered at the peer, addressed to it, each of
+ * the right length and bytes, numbered 0..N-1; completions beside them
+ */
+TEST_F(xdpsock, txonly_exact)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-t -C 2000 -s 1000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("peer", str(self, "counted_at"));
+	EXPECT_EQ(N, num(self, "tx_packets"));
+	EXPECT_EQ(N, num(self, "tx_completed"));
+	EXPECT_EQ(N, num(self, "delivered"));
+	EXPECT_EQ(N, num(self, "packets"));
+	EXPECT_EQ(N * 1000, num(self, "peer.bytes"));
+	EXPECT_EQ(N, num(self, "peer.mac_ok"));
+	EXPECT_EQ(0, num(self, "peer.mac_bad"));
+	EXPECT_EQ(0, num(self, "peer.len_bad"));
+	EXPECT_EQ(N, num(self, "peer.payload_ok"));
+	EXPECT_EQ(0, num(self, "peer.payload_bad"));
+	EXPECT_EQ(NSUM(N), num(self, "peer.seq_sum"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/* l2fwd: N frames back at the peer with the MACs swapped, bytes intact */
+TEST_F(xdpsock, l2fwd_exact_swapped)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-l -C 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(N, num(self, "generator.sent"));
+	EXPECT_EQ(N, num(self, "rx_packets"));
+	EXPECT_EQ(N, num(self, "tx_completed"));
+	EXPECT_EQ(N, num(self, "delivered"));
+	EXPECT_EQ(N * 64, num(self, "peer.bytes"));
+	EXPECT_EQ(N, num(self, "peer.mac_ok"));
+	EXPECT_EQ(0, num(self, "peer.mac_bad"));
+	EXPECT_EQ(N, num(self, "peer.payload_ok"));
+	EXPECT_EQ(0, num(self, "peer.payload_bad"));
+	EXPECT_EQ(NSUM(N), num(self, "peer.seq_sum"));
+}
+
+/*
+ * l2fwd -F: 9000-byte frames come in 3 descriptors and go back as 3,
+ * reassembled whole at the peer, every byte checked there
+ */
+TEST_F(xdpsock, l2fwd_multi_buffer_9000)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-l -F -s 9000 -C 300 --rate 3000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "multi_buffer")));
+	EXPECT_EQ(300, num(self, "rx_packets"));
+	EXPECT_EQ(900, num(self, "tx_completed"));
+	EXPECT_EQ(300, num(self, "delivered"));
+	EXPECT_EQ(300 * 9000, num(self, "peer.bytes"));
+	EXPECT_EQ(300, num(self, "peer.mac_ok"));
+	EXPECT_EQ(300, num(self, "peer.payload_ok"));
+	EXPECT_EQ(0, num(self, "peer.payload_bad"));
+	EXPECT_EQ(0, num(self, "peer.len_bad"));
+	EXPECT_EQ(NSUM(300), num(self, "peer.seq_sum"));
+}
+
+/*
+ * The socket options the forwarding loop must not depend on: generic mode,
+ * unaligned 3000-byte chunks (addresses carry an offset), need_wakeup off,
+ * small batches
+ */
+TEST_F(xdpsock, l2fwd_generic_unaligned)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-l -S -u -f 3000 -m -b 16 -C 500 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("generic", str(self, "mode"));
+	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "unaligned")));
+	EXPECT_EQ(0, jr_bool(jr_get(self->doc, "need_wakeup")));
+	EXPECT_EQ(3000, num(self, "frame_size"));
+	EXPECT_EQ(500, num(self, "delivered"));
+	EXPECT_EQ(500, num(self, "peer.mac_ok"));
+	EXPECT_EQ(500, num(self, "peer.payload_ok"));
+	EXPECT_EQ(NSUM(500), num(self, "peer.seq_sum"));
+}
+
+/* Busy polling: counts still exact, the netdev settings reported */
+TEST_F(xdpsock, busy_poll)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-l -B -C 1000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1000, num(self, "delivered"));
+	EXPECT_EQ(1000, num(self, "peer.payload_ok"));
+	EXPECT_NE(NULL, strstr(str(self, "busy_poll_setup"),
+			       "napi_defer_hard_irqs 2 (was 0), gro_flush_timeout 200000 (was 0)"))
+		TH_LOG("%s", str(self, "busy_poll_setup"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/* Threads where the defaults put them, and the report says where they ran */
+TEST_F(xdpsock, placement)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	ASSERT_EQ(0, xdpsock_json(self, "-r -C 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1, num(self, "placement.app_cpu_asked"));
+	EXPECT_EQ(1, num(self, "placement.app_cpu"));
+	EXPECT_EQ(0, num(self, "placement.gen_cpu_asked"));
+	EXPECT_EQ(0, num(self, "placement.gen_cpu"));
+}
+
+/*
+ * rxdrop on AF_PACKET: every frame accounted for, every byte right.  Paced,
+ * TPACKET_V3's 64 blocks retire every 1 ms with a few frames each, so a
+ * receiver kept off its CPU for some 60 ms overflows the ring: on a loaded
+ * machine the kernel may drop frames there (tp_drops), and the count is
+ * then exact with them.
+ */
+TEST_F(xdpsock, afpacket_rxdrop_exact)
+{
+	double rx, lost;
+
+	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -C 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("af_packet", str(self, "socket"));
+	EXPECT_STREQ("tpacket_v3", str(self, "backend"));
+	rx = num(self, "rx_packets");
+	lost = num(self, "socket_drops") + num(self, "lost_peer_xmit_errors") +
+	       num(self, "lost_dut_rx_drops");
+	EXPECT_EQ(N, rx + lost) TH_LOG("%s", self->out);
+	EXPECT_LT(0, rx);
+	EXPECT_EQ(rx * 64, num(self, "rx_bytes"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	if (lost)
+		TH_LOG("%.0f frames dropped on a loaded machine (disturbed: %d)",
+		       lost, jr_bool(jr_get(self->doc, "disturbed")));
+}
+
+TEST_F(xdpsock, zero_copy_on_veth_fails)
+{
+	EXPECT_EQ(1, xdpsock(self, "-z -d 1", true));
+	EXPECT_NE(NULL, strstr(self->out,
+			       "veth0: zero-copy bind refused: the veth driver has no AF_XDP zero-copy support"))
+		TH_LOG("%s", self->out);
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/* Each malformed option: its exit status and a message naming it */
+TEST_F(xdpsock, malformed_options)
+{
+	static const struct {
+		const char *args;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "-b 0", 2, "--batch: '0' is not a number in 1..2048" },
+		{ "-b 12x", 2, "--batch: '12x'" },
+		{ "-s 20", 2, "--tx-pkt-size: '20'" },
+		{ "-d -1", 2, "--duration: '-1'" },
+		{ "-C 0", 2, "--count: '0'" },
+		{ "-q 64", 2, "--queue: '64'" },
+		{ "-f 1000", 2, "--frame-size: '1000'" },
+		{ "--rate abc", 2, "--rate: 'abc'" },
+		{ "--app-cpu 4096", 2, "--app-cpu: '4096'" },
+		{ "--mode=fast", 2, "--mode: 'fast' is none of" },
+		{ "--afpacket=v9", 2, "--afpacket: 'v9' is none of" },
+		{ "-N -S", 2, "-S (generic) conflicts with -N (native)" },
+		{ "-z -c", 2, "-c (copy) conflicts with -z (zero-copy)" },
+		{ "-r -t", 2, "-t: only one of -r, -t, -l" },
+		{ "-t --afpacket=auto", 2, "--afpacket runs rxdrop only, not txonly" },
+		{ "-l --afpacket=auto", 2, "--afpacket runs rxdrop only, not l2fwd" },
+		{ "-i lo --rate 100", 2, "--rate paces the own pair's generator" },
+		{ "-i lo -C 10", 2, "--count of rxdrop needs the own pair's generator" },
+		{ "-i this_name_is_too_long", 2, "'this_name_is_too_long' is not an interface name" },
+		{ "--busy-poll-us 5", 2, "--busy-poll-us needs -B" },
+		{ "stray", 2, "unexpected argument 'stray'" },
+		{ "--nosuch", 2, "unrecognized option '--nosuch'" },
+		{ "-i nosuch0 -d 1", 1, "nosuch0: no such interface" },
+		{ "-t -s 5000 -d 1", 1, "txonly: 5000-byte packets do not fit one 4096-byte frame" },
+		{ "-r -s 9000 -d 1", 1, "use -F (multi-buffer)" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		EXPECT_EQ(cases[i].rc, xdpsock(self, cases[i].args, true))
+			TH_LOG("%s: %s", cases[i].args, self->out);
+		EXPECT_NE(NULL, strstr(self->out, cases[i].msg))
+			TH_LOG("%s: %s", cases[i].args, self->out);
+		EXPECT_TRUE(no_netns_left(self));
+	}
+}
+
+TEST_HARNESS_MAIN
