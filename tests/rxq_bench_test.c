@@ -15,6 +15,7 @@
 #include "run_cmd.h"
 #include "rxq_bench.h"
 #include "stats.h"
+#include "xsk_env.h"
 #include "xsk_core.h"
 
 #define COUNT	10000ULL
@@ -244,14 +245,14 @@ TEST(bad_options)
 	const char *bin = getenv("BIN") ?: "build/bin";
 	unsigned int i;
 
-	run_cmd("ip netns list 2>&1", netns_before, sizeof(netns_before));
+	xenv_netns_list(netns_before, sizeof(netns_before));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(cmd, sizeof(cmd), "%s/%s 2>&1", bin, cases[i].args);
 		EXPECT_EQ(2, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", cmd);
 		EXPECT_NE(NULL, strstr(out, cases[i].msg))
 			TH_LOG("%s: %s", cmd, out);
 	}
-	run_cmd("ip netns list 2>&1", netns_after, sizeof(netns_after));
+	xenv_netns_list(netns_after, sizeof(netns_after));
 	EXPECT_STREQ(netns_before, netns_after);
 }
 

@@ -140,6 +140,46 @@ int xenv_reap_stale(void)
 	return reaped;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int xenv_netns_list(char *buf, size_t len)
+{
+	char *names[256];
+	struct dirent *de;
+	size_t n = 0, i, off = 0;
+	DIR *dir;
+
+	buf[0] = '\0';
+	dir = opendir(NETNS_RUN_DIR);
+	if (!dir)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(dir)) && n < ARRAY_SIZE(names)) {
+		unsigned int seq;
+		char side;
+		int pid;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (sscanf(de->d_name, XENV_PREFIX "%d-%u-%c", &pid, &seq,
+			   &side) == 3 && pid != getpid() && pid_alive(pid))
+			continue;	/* another live run's */
+		names[n] = strdup(de->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (off < len)
+			off += snprintf(buf + off, len - off, "%s\n", names[i]);
+		free(names[i]);
+	}
+	return off < len ? 0 : -ENOSPC;
+}
+
 /* Only what this process made: a forked child must not undo its parent's */
 static void destroy_all(void)
 {

@@ -97,6 +97,13 @@ int xenv_send(struct xsk_env *env, const void *frame, size_t len);
 int xenv_send_batch(struct xsk_env *env, const void *frames, size_t len,
 		    unsigned int n);
 
+/*
+ * The network namespaces of the machine, sorted, one per line, without the
+ * ones of other runs that are still alive: what "nothing left behind" is
+ * checked against while other runs come and go.  0 or -errno.
+ */
+int xenv_netns_list(char *buf, size_t len);
+
 /* Remove namespaces left by runs whose process is gone; returns how many */
 int xenv_reap_stale(void);
 

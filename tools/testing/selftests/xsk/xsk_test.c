@@ -1008,10 +1008,9 @@ static void snapshot(char *links, char *netns, size_t len)
 {
 	/* Sorted: a device that went away and came back is listed last */
 	const char *const l[] = { "sh", "-c", "ip -br link | sort", NULL };
-	const char *const n[] = { "ip", "netns", "list", NULL };
 
 	xenv_run(links, len, l);
-	xenv_run(netns, len, n);
+	xenv_netns_list(netns, len);
 }
 
 /* Leftovers of an earlier, killed run are removed first, as any start does */
