@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,9 +413,17 @@ void xskb_close(struct xsk_bench *b)
 /* ---- the loops ---------------------------------------------------------- */
 
 /* Nothing to do: busy polling polls the NAPI from here, else kick if asked */
+/* Poll mode: how long one poll() waits for the RX ring */
+#define XSKB_POLL_MS	100
+
 static void rx_idle(struct xsk_bench *b, struct xsk_socket *xs)
 {
-	if (b->o.busy_poll) {
+	if (b->o.poll) {
+		/* poll() also gives the fill ring the wakeup it may ask for */
+		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1,
+		     XSKB_POLL_MS);
+		b->rx_kicks++;
+	} else if (b->o.busy_poll) {
 		recvfrom(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		b->rx_kicks++;
 	} else if (xsk_kick_fill(xs)) {
@@ -450,8 +459,8 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	int n;
 
 	if (b->afp) {
-		n = afp_rx(b->afp, b->o.batch, 0, b->o.verify ? afp_check : NULL,
-			   b);
+		n = afp_rx(b->afp, b->o.batch, b->o.poll ? XSKB_POLL_MS : 0,
+			   b->o.verify ? afp_check : NULL, b);
 		return n > 0 ? n : 0;
 	}
 	if (!b->o.verify) {

@@ -51,6 +51,7 @@ struct xskb_opts {
 	int gen_cpu;		/* -1: 0 */
 	bool busy_poll;		/* SO_PREFER_BUSY_POLL, SO_BUSY_POLL, budget */
 	__u32 busy_poll_us;	/* default XSKB_BUSY_POLL_US */
+	bool poll;		/* wait in poll() when the RX ring is empty */
 	bool verify;		/* check every payload byte: the app in rxdrop,
 				 * the peer's program in txonly and l2fwd */
 	bool no_cost;		/* no NET_RX softirq tracepoints */

@@ -59,6 +59,8 @@ static void usage(FILE *f, const char *prog)
 		"                        (= batch); own pair: napi_defer_hard_irqs 2,\n"
 		"                        gro_flush_timeout 200000 on veth0, restored at exit\n"
 		"      --busy-poll-us=N  SO_BUSY_POLL in microseconds (default 20)\n"
+		"  -p, --poll            wait in poll() (100 ms at most) while the RX ring\n"
+		"                        is empty, instead of spinning (rxdrop, l2fwd)\n"
 		"  -F, --frags           multi-buffer (XDP_USE_SG)\n"
 		"  -u, --unaligned       unaligned chunks\n"
 		"  -f, --frame-size=N    UMEM chunk size (default 4096)\n"
@@ -125,6 +127,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "no-need-wakeup", no_argument, NULL, 'm' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "busy-poll", no_argument, NULL, 'B' },
+		{ "poll", no_argument, NULL, 'p' },
 		{ "busy-poll-us", required_argument, NULL, O_BPUS },
 		{ "frags", no_argument, NULL, 'F' },
 		{ "unaligned", no_argument, NULL, 'u' },
@@ -148,7 +151,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	__u32 v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "rtli:q:NSzcmb:BFuf:s:C:d:Vjh", opts,
+	while ((c = getopt_long(argc, argv, "rtli:q:NSzcmb:BpFuf:s:C:d:Vjh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -211,6 +214,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case 'B':
 			cfg->o.busy_poll = true;
+			break;
+		case 'p':
+			cfg->o.poll = true;
 			break;
 		case O_BPUS:
 			if (cli_u32("xdpsock", "--busy-poll-us", optarg, 1, 1000000,
@@ -311,6 +317,14 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			xskb_kind_name(cfg->o.kind));
 		return -EINVAL;
 	}
+	if (cfg->o.poll && cfg->o.busy_poll) {
+		fprintf(stderr, "xdpsock: -p (poll) and -B (busy poll) exclude each other\n");
+		return -EINVAL;
+	}
+	if (cfg->o.poll && cfg->o.kind == XSKB_TXONLY) {
+		fprintf(stderr, "xdpsock: -p waits for received frames: not with -t\n");
+		return -EINVAL;
+	}
 	if (!cfg->o.busy_poll && cfg->o.busy_poll_us) {
 		fprintf(stderr, "xdpsock: --busy-poll-us needs -B\n");
 		return -EINVAL;
@@ -377,6 +391,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	}
 	json_kv_string(&j, "fallback", xskb_fallback(b));
 	json_kv_bool(&j, "busy_poll", o->busy_poll);
+	json_kv_bool(&j, "poll", o->poll);
 	json_kv_string(&j, "busy_poll_setup", xskb_busy_poll_note(b));
 	json_kv_u64(&j, "batch", o->batch);
 	json_kv_u64(&j, "pkt_size", o->pkt_size);

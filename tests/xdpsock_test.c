@@ -117,6 +117,18 @@ TEST_F(xdpsock, rxdrop_exact)
 	EXPECT_TRUE(no_netns_left(self));
 }
 
+/* Poll mode: the same exact count, waiting in poll() between frames */
+TEST_F(xdpsock, rxdrop_poll_exact)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-r -p -C 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "poll")));
+	EXPECT_EQ(N, num(self, "rx_packets"));
+	EXPECT_EQ(N * 64, num(self, "rx_bytes"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
 /* Best-effort on veth: native copy, and the output says so and why */
 TEST_F(xdpsock, best_effort_is_native_copy)
 {
@@ -296,6 +308,8 @@ TEST_F(xdpsock, malformed_options)
 		{ "-N -S", 2, "-S (generic) conflicts with -N (native)" },
 		{ "-z -c", 2, "-c (copy) conflicts with -z (zero-copy)" },
 		{ "-r -t", 2, "-t: only one of -r, -t, -l" },
+		{ "-p -B", 2, "-p (poll) and -B (busy poll) exclude each other" },
+		{ "-t -p", 2, "-p waits for received frames: not with -t" },
 		{ "-t --afpacket=auto", 2, "--afpacket runs rxdrop only, not txonly" },
 		{ "-l --afpacket=auto", 2, "--afpacket runs rxdrop only, not l2fwd" },
 		{ "-i lo --rate 100", 2, "--rate paces the own pair's generator" },
