@@ -403,7 +403,10 @@ static int open_point(const struct config *cfg, struct point *p)
 	int ret, i;
 
 	ret = rxq_bench_open(&p->bench, &o, p->err);
-	if (!ret && rxq_bench_prog_cost(p->bench, 1000000, &p->prog_ns))
+	/* exact under an instruction clock: fewer repeats do (and 10^6 take
+	 * seconds of an emulated CPU) */
+	if (!ret && rxq_bench_prog_cost(p->bench, cfg->icount ? 10000 : 1000000,
+					&p->prog_ns))
 		p->prog_ns = -1;
 	/*
 	 * Counted runs have no warm-up of their own: runs not kept, until one
