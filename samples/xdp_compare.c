@@ -63,6 +63,8 @@ struct row {
 /* Measurement options that must match: numbers in "options" */
 static const char *const num_opts[] = { "repeat", "duration_s", "warmup_s",
 					"loop_k", "spin_n" };
+/* ... and those that only newer results have */
+static const char *const opt_opts[] = { "count", "rate_pps" };
 
 /* Confidence level of the CI and of "significant", in % */
 static double ci_level = 95;
@@ -260,6 +262,19 @@ static unsigned int guard(const struct side *a, const struct side *b,
 	}
 	if (strcmp(a->napi, b->napi))
 		add_diff_str(d, &n, "napi", a->napi, b->napi);
+	/* counted runs and pacing, in results that have them (0: none) */
+	for (i = 0; i < sizeof(opt_opts) / sizeof(opt_opts[0]); i++) {
+		double x = jr_num(jr_get(a->opts, opt_opts[i]));
+		double y = jr_num(jr_get(b->opts, opt_opts[i]));
+
+		x = isnan(x) ? 0 : x;
+		y = isnan(y) ? 0 : y;
+		if (x == y)
+			continue;
+		snprintf(va, sizeof(va), "%g", x);
+		snprintf(vb, sizeof(vb), "%g", y);
+		add_diff(d, &n, opt_opts[i], va, vb);
+	}
 	if (strcmp(a->unit, b->unit))
 		add_diff_str(d, &n, "cost_unit", a->unit, b->unit);
 	if (strcmp(a->driver ?: "veth", b->driver ?: "veth"))

@@ -77,6 +77,7 @@ struct config {
 	const char *b_opts;	/* B's options, parsed over A's */
 	/* exact cost mode (Documentation/exact_cost.rst) */
 	__u64 count;		/* counted runs: exactly this many frames */
+	__u64 rate;		/* paced: frames per second, one per call */
 	bool icount;		/* the clock counts guest instructions */
 	char devs_buf[2 * IF_NAMESIZE + 2];
 	const char *dev[2];	/* a connected NIC pair instead of veth */
@@ -103,6 +104,8 @@ static void usage(FILE *f, const char *prog)
 		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
 		"      --count=N         counted runs of exactly N frames (no duration; with\n"
 		"                        --warmup > 0 a first run per point is not recorded)\n"
+		"      --rate=PPS        pace the generator: one frame per BPF_PROG_RUN call\n"
+		"                        at most PPS a second (default: batches, full speed)\n"
 		"      --devs=DUT,PEER   two connected interfaces (a NIC pair) instead of\n"
 		"                        the veth pair; points then run one after another\n"
 		"      --icount          the clock counts guest instructions (QEMU -icount\n"
@@ -228,7 +231,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
 	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_COUNT, O_DEVS,
-	       O_ICOUNT };
+	       O_ICOUNT, O_RATE };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -253,6 +256,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "count", required_argument, NULL, O_COUNT },
 		{ "devs", required_argument, NULL, O_DEVS },
 		{ "icount", no_argument, NULL, O_ICOUNT },
+		{ "rate", required_argument, NULL, O_RATE },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -359,6 +363,11 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_ICOUNT:
 			cfg->icount = true;
 			break;
+		case O_RATE:
+			if (cli_double("xdp_sweep", "--rate", optarg, 1, 1e9, &v))
+				return -EINVAL;
+			cfg->rate = v;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -398,6 +407,7 @@ static int open_point(const struct config *cfg, struct point *p)
 		.loop_k = cfg->loop_k,
 		.spin_n = cfg->spin_n,
 		.count = cfg->count,
+		.rate_pps = cfg->rate,
 		.dev = { cfg->dev[0], cfg->dev[1] },
 	};
 	int ret, i;
@@ -596,6 +606,7 @@ static int write_json(const char *path, const struct config *cfg,
 		xsk_ifdriver(cfg->dev[0], drv, sizeof(drv));
 	json_kv_string(&j, "driver", cfg->dev[0] ? drv : "veth");
 	json_kv_u64(&j, "count", cfg->count);
+	json_kv_u64(&j, "rate_pps", cfg->rate);
 	json_key(&j, "devs");
 	if (cfg->dev[0]) {
 		json_begin_array(&j);
