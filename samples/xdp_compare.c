@@ -234,6 +234,23 @@ static void add_diff_str(struct diff *d, unsigned int *n, const char *field,
 	add_diff(d, n, field, qa, qb);
 }
 
+/* A number of "options" that differs; a missing one counts as 0 */
+static void diff_num(const struct side *a, const struct side *b,
+		     const char *key, struct diff *d, unsigned int *n)
+{
+	double x = jr_num(jr_get(a->opts, key));
+	double y = jr_num(jr_get(b->opts, key));
+	char va[64], vb[64];
+
+	x = isnan(x) ? 0 : x;
+	y = isnan(y) ? 0 : y;
+	if (x == y)
+		return;
+	snprintf(va, sizeof(va), "%g", x);
+	snprintf(vb, sizeof(vb), "%g", y);
+	add_diff(d, n, key, va, vb);
+}
+
 /* Different machines, tool versions, or measurement options */
 static unsigned int guard(const struct side *a, const struct side *b,
 			  struct diff *d)
@@ -250,31 +267,13 @@ static unsigned int guard(const struct side *a, const struct side *b,
 	}
 	if (strcmp(a->version, b->version))
 		add_diff_str(d, &n, "version", a->version, b->version);
-	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
-		double x = jr_num(jr_get(a->opts, num_opts[i]));
-		double y = jr_num(jr_get(b->opts, num_opts[i]));
-
-		if (x == y)
-			continue;
-		snprintf(va, sizeof(va), "%g", x);
-		snprintf(vb, sizeof(vb), "%g", y);
-		add_diff(d, &n, num_opts[i], va, vb);
-	}
+	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		diff_num(a, b, num_opts[i], d, &n);
 	if (strcmp(a->napi, b->napi))
 		add_diff_str(d, &n, "napi", a->napi, b->napi);
 	/* counted runs and pacing, in results that have them (0: none) */
-	for (i = 0; i < sizeof(opt_opts) / sizeof(opt_opts[0]); i++) {
-		double x = jr_num(jr_get(a->opts, opt_opts[i]));
-		double y = jr_num(jr_get(b->opts, opt_opts[i]));
-
-		x = isnan(x) ? 0 : x;
-		y = isnan(y) ? 0 : y;
-		if (x == y)
-			continue;
-		snprintf(va, sizeof(va), "%g", x);
-		snprintf(vb, sizeof(vb), "%g", y);
-		add_diff(d, &n, opt_opts[i], va, vb);
-	}
+	for (i = 0; i < sizeof(opt_opts) / sizeof(opt_opts[0]); i++)
+		diff_num(a, b, opt_opts[i], d, &n);
 	if (strcmp(a->unit, b->unit))
 		add_diff_str(d, &n, "cost_unit", a->unit, b->unit);
 	if (strcmp(a->driver ?: "veth", b->driver ?: "veth"))

@@ -687,6 +687,12 @@ static int write_json(const char *path, const struct config *cfg,
 	return i;
 }
 
+static void print_failed(const struct point *p)
+{
+	printf("%-12s %-7s %5u %5u  failed: %s\n", rxq_action_name(p->action),
+	       mode_name(p->skb_mode), p->size, p->flows, p->runs[0].err);
+}
+
 /*
  * Under QEMU's -icount shift=0 the guest's ns are its instructions: the
  * median and the runs' relative spread ((max - min) / median) in insns
@@ -704,10 +710,7 @@ static void print_table_icount(const struct config *cfg, struct point *pts,
 
 		summarize(cfg, &pts[i], &s);
 		if (!s.ok) {
-			printf("%-12s %-7s %5u %5u  failed: %s\n",
-			       rxq_action_name(pts[i].action),
-			       mode_name(pts[i].skb_mode), pts[i].size,
-			       pts[i].flows, pts[i].runs[0].err);
+			print_failed(&pts[i]);
 			continue;
 		}
 		for (k = 0; k < cfg->repeat; k++) {
@@ -746,10 +749,7 @@ static void print_table(const struct config *cfg, struct point *pts,
 
 		summarize(cfg, &pts[i], &s);
 		if (!s.ok) {
-			printf("%-12s %-7s %5u %5u  failed: %s\n",
-			       rxq_action_name(pts[i].action),
-			       mode_name(pts[i].skb_mode), pts[i].size,
-			       pts[i].flows, pts[i].runs[0].err);
+			print_failed(&pts[i]);
 			continue;
 		}
 		if (s.ns.ci_method != STATS_CI_NONE)

@@ -11,14 +11,14 @@
 # Options:
 #   --kernel IMAGE   bzImage (default build/kbuild/arch/x86/boot/bzImage)
 #   --out DIR        where the results go (default build/exact)
-#   --timeout SEC    kill a guest that has not finished (default 900)
+#   --timeout SEC    kill a guest that has not finished (default 1800)
 # EXACT_* variables pass on to the guest (see scripts/vm-exact.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 out="$top/build/exact"
-timeout=900
+timeout=1800
 
 die() { echo "exact-cost: $*" >&2; exit 2; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }

@@ -14,6 +14,7 @@
 #                    baseline; kernel/ must have no uncommitted changes, it
 #                    is checked out at the tag for the build and back after)
 #   --series TREE    the patched tree (default: kernel/ as it is)
+#   --kernel-dir DIR the work tree meant by kernel/ above (default kernel/)
 #   --out DIR        results and the report (default build/kernel-ab)
 #   --tolerance PCT  a change within PCT% of A is "no change" (default
 #                    0.1, the spread measured here; Documentation/exact_cost.rst)
@@ -21,7 +22,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-base="" series="" out="$top/build/kernel-ab" tolerance=0.1
+base="" series="" out="$top/build/kernel-ab" tolerance=0.1 kdir="$top/kernel"
 
 die() { echo "kernel-ab: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -31,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--base) base=${2:?--base needs a tree}; shift 2 ;;
 	--series) series=${2:?--series needs a tree}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	--kernel-dir) kdir=${2:?--kernel-dir needs a directory}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -50,7 +52,7 @@ build() {	# TREE OUT
 # The baseline of kernel/: the tag, built in kernel/ itself (so that ccache
 # hits the objects of earlier builds: they are keyed by the source path)
 build_tag() {	# OUT
-	local k="$top/kernel" back
+	local k=$kdir back
 	git -C "$k" rev-parse -q --verify baseline >/dev/null ||
 		die "kernel/ has no tag baseline (make kernel-tree)"
 	[ -z "$(git -C "$k" status --porcelain)" ] ||
@@ -77,7 +79,7 @@ if [ -n "$series" ]; then
 	build "$series" "$img_b"
 else
 	img_b="$top/build/kbuild"
-	build "$top/kernel" "$img_b"
+	build "$kdir" "$img_b"
 fi
 built=$(date +%s)
 
