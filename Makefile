@@ -14,6 +14,9 @@
 # make series-check  git am, checkpatch --strict and every prefix builds
 # make kernel        the test kernel (tinyconfig + selftests config + VM fragment)
 # make vm-check      boot it under QEMU: the selftests on veth and on two igb NICs
+# make exact-cost    the sweep in the VM under -icount: guest insns per packet
+# make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=)
+# make kernel-ab-test  the exact A/B's own test (two boots, about 10 minutes)
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
@@ -35,12 +38,13 @@ export CC
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
 .PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help \
-	kernel-deps kernel-tree patches series-check kernel vm-check
+	kernel-deps kernel-tree patches series-check kernel vm-check \
+	exact-cost kernel-ab kernel-ab-test
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,20s/^# \{0,1\}//p' Makefile
+	@sed -n '3,23s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -159,6 +163,21 @@ VM_TIMEOUT ?= 900
 VM_OPTS ?= --icount
 vm-check: kernel selftests
 	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) -- scripts/vm-selftests.sh
+
+# Exact per-packet cost: guest instructions under QEMU -icount shift=0
+# (Documentation/exact_cost.rst).  kernel-ab builds the baseline (kernel/ at
+# its tag, or BASE=tree) and the patched kernel (kernel/, or SERIES=tree);
+# TOLERANCE is the spread within which a change is "no change", in %.
+TOLERANCE ?= 0.1
+exact-cost: kernel-deps kernel all
+	@scripts/exact-cost.sh --out $(BUILD)/exact run
+
+kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all
+	@scripts/kernel-ab.sh $(if $(BASE),--base "$(BASE)") \
+		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE)
+
+kernel-ab-test: kernel-deps kernel all
+	@scripts/kernel-ab-test.sh $(if $(TEST_TOLERANCE),--tolerance $(TEST_TOLERANCE))
 
 clean:
 	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*

@@ -241,8 +241,9 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 		struct xenv_opts eo = {
 			.mtu = b->o.mtu,
 			.peer_drop = true,
-			.redirect_pair = o->action == XDP_REDIRECT,
+			.redirect_pair = o->action == XDP_REDIRECT && !o->dev[0],
 			.dut_gro = o->skb_mode,
+			.dev = { o->dev[0], o->dev[1] },
 		};
 
 		if (b->o.pkt_size > b->o.mtu + 14) {
@@ -259,7 +260,8 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 			 b->env->ifname[XENV_PEER]);
 		b->ifindex = b->env->ifindex[XENV_DUT];
 		if (o->action == XDP_REDIRECT)
-			redirect_ifindex = b->env->ifindex[XENV_DUT2];
+			redirect_ifindex = b->env->ifindex[o->dev[0] ? XENV_DUT :
+								      XENV_DUT2];
 	} else {
 		snprintf(b->ifname, sizeof(b->ifname), "%s", o->ifname);
 		b->ifindex = if_nametoindex(o->ifname);

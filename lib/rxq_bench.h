@@ -38,6 +38,12 @@ struct rxq_opts {
 	bool threaded_napi;	/* NAPI in a kthread pinned to the other CPU */
 	int gen_cpu;		/* default 0 */
 	__u64 count;		/* send exactly this many, then stop */
+	/*
+	 * Two connected interfaces (dut, peer: a NIC pair) to make the own
+	 * environment of instead of a veth pair; XDP_REDIRECT then sends out
+	 * of the dut itself, towards the peer
+	 */
+	const char *dev[2];
 	bool no_cost;		/* rates only: no softirq tracepoints */
 };
 

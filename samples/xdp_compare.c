@@ -32,6 +32,8 @@ struct side {
 	struct jr_value *root;
 	const char *version, *started;
 	const char *release, *config, *cpu, *napi;
+	const char *unit;	/* "ns", or "insns" under QEMU -icount */
+	const char *driver;	/* of a NIC pair (options.devs); else NULL */
 	double ghz;
 	const struct jr_value *opts;
 	const struct jr_value *points;
@@ -54,15 +56,22 @@ struct row {
 	struct sample a, b;
 	double d_ns, d_pct, d_cyc, mpps_pct;
 	bool have_ci;
+	bool tolerated;		/* |d_pct| within --tolerance */
 	struct stats_welch w;
 };
 
 /* Measurement options that must match: numbers in "options" */
 static const char *const num_opts[] = { "repeat", "duration_s", "warmup_s",
 					"loop_k", "spin_n" };
+/* ... and those that only newer results have */
+static const char *const opt_opts[] = { "count", "rate_pps" };
 
 /* Confidence level of the CI and of "significant", in % */
 static double ci_level = 95;
+/* --tolerance: a change within this many % of A is "no change" (< 0: off) */
+static double tolerance = -1;
+/* "ns" or "insns" (A's options.cost_unit) */
+static bool insns;
 
 static void usage(FILE *f)
 {
@@ -75,6 +84,8 @@ static void usage(FILE *f)
 		"  -j, --json    one JSON object instead of the text report\n"
 		"  -f, --force   compare even when machine, tool version or options differ\n"
 		"  -l, --level=P confidence level of the CI in %%, 50..99.999 (default 95)\n"
+		"  -t, --tolerance=PCT  a change within PCT%% of A is \"no change\" (the\n"
+		"                measured spread, for exact icount results)\n"
 		"  -h, --help    this text\n"
 		"\n"
 		"Exit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n",
@@ -184,6 +195,12 @@ static int load(struct side *s, const char *path)
 	s->napi = need_str(s, env, "env.", "napi", &err);
 	s->ghz = need_num(s, env, "env.", "tsc_ghz", &err);
 	s->opts = jr_get(s->root, "options");
+	s->unit = jr_str(jr_get(s->opts, "cost_unit")) ?: "ns";
+	if (jr_get(s->opts, "devs") && jr_get(s->opts, "devs")->type == JR_ARRAY)
+		s->driver = jr_str(jr_get(s->opts, "driver"));
+	if (strcmp(s->unit, "ns") && strcmp(s->unit, "insns"))
+		return bad(s, "not a valid sweep result: options.cost_unit is \"%s\", not \"ns\" or \"insns\"",
+			   s->unit);
 	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
 		need_num(s, s->opts, "options.", num_opts[i], &err);
 	if (err)
@@ -217,6 +234,23 @@ static void add_diff_str(struct diff *d, unsigned int *n, const char *field,
 	add_diff(d, n, field, qa, qb);
 }
 
+/* A number of "options" that differs; a missing one counts as 0 */
+static void diff_num(const struct side *a, const struct side *b,
+		     const char *key, struct diff *d, unsigned int *n)
+{
+	double x = jr_num(jr_get(a->opts, key));
+	double y = jr_num(jr_get(b->opts, key));
+	char va[64], vb[64];
+
+	x = isnan(x) ? 0 : x;
+	y = isnan(y) ? 0 : y;
+	if (x == y)
+		return;
+	snprintf(va, sizeof(va), "%g", x);
+	snprintf(vb, sizeof(vb), "%g", y);
+	add_diff(d, n, key, va, vb);
+}
+
 /* Different machines, tool versions, or measurement options */
 static unsigned int guard(const struct side *a, const struct side *b,
 			  struct diff *d)
@@ -233,18 +267,18 @@ static unsigned int guard(const struct side *a, const struct side *b,
 	}
 	if (strcmp(a->version, b->version))
 		add_diff_str(d, &n, "version", a->version, b->version);
-	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
-		double x = jr_num(jr_get(a->opts, num_opts[i]));
-		double y = jr_num(jr_get(b->opts, num_opts[i]));
-
-		if (x == y)
-			continue;
-		snprintf(va, sizeof(va), "%g", x);
-		snprintf(vb, sizeof(vb), "%g", y);
-		add_diff(d, &n, num_opts[i], va, vb);
-	}
+	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		diff_num(a, b, num_opts[i], d, &n);
 	if (strcmp(a->napi, b->napi))
 		add_diff_str(d, &n, "napi", a->napi, b->napi);
+	/* counted runs and pacing, in results that have them (0: none) */
+	for (i = 0; i < sizeof(opt_opts) / sizeof(opt_opts[0]); i++)
+		diff_num(a, b, opt_opts[i], d, &n);
+	if (strcmp(a->unit, b->unit))
+		add_diff_str(d, &n, "cost_unit", a->unit, b->unit);
+	if (strcmp(a->driver ?: "veth", b->driver ?: "veth"))
+		add_diff_str(d, &n, "driver", a->driver ?: "veth",
+			     b->driver ?: "veth");
 	return n;
 }
 
@@ -267,13 +301,16 @@ static const struct jr_value *find_point(const struct side *s,
 	return NULL;
 }
 
-/* "XDP_TX native 64B 1 flow" */
+/* "XDP_TX native 64B 1 flow"; on a NIC pair "XDP_TX igb native 64B 1 flow" */
+static const char *label_driver;
+
 static void label(char *buf, size_t len, const struct jr_value *p)
 {
 	double flows = jr_num(jr_get(p, "flows"));
 
-	snprintf(buf, len, "%s %s %.0fB %.0f flow%s",
-		 jr_str(jr_get(p, "action")), jr_str(jr_get(p, "mode")),
+	snprintf(buf, len, "%s%s%s %s %.0fB %.0f flow%s",
+		 jr_str(jr_get(p, "action")), label_driver ? " " : "",
+		 label_driver ?: "", jr_str(jr_get(p, "mode")),
 		 jr_num(jr_get(p, "size")), flows, flows == 1 ? "" : "s");
 }
 
@@ -335,6 +372,7 @@ static int compute(struct row *r, double ghz)
 		r->w.df = NAN;
 		r->have_ci = true;
 	}
+	r->tolerated = tolerance >= 0 && fabs(r->d_pct) <= tolerance;
 	return 0;
 }
 
@@ -373,6 +411,36 @@ static void wrap(FILE *f, int ind1, int ind2, const char *const *seg,
 	fputc('\n', f);
 }
 
+
+/* What the numbers of the rows are */
+static void legend(const struct side *a)
+{
+	char s1[96], s2[96], s3[96], s4[96];
+	const char *seg[4] = { s1, s2, s3, s4 };
+
+	s4[0] = '\0';
+	if (insns) {
+		snprintf(s1, sizeof(s1),
+			 "B against A: change of the median guest instructions");
+		snprintf(s2, sizeof(s2), "(icount) per packet of the ok runs; CI: %g%%",
+			 ci_level);
+		snprintf(s3, sizeof(s3), "of the mean difference (Welch's t on the runs)%s",
+			 tolerance >= 0 ? ";" : "");
+		if (tolerance >= 0)
+			snprintf(s4, sizeof(s4), "no change: within %g%% of A (the measured spread)",
+				 tolerance);
+	} else {
+		snprintf(s1, sizeof(s1),
+			 "B against A: change of the median ns/pkt of the ok runs;");
+		snprintf(s2, sizeof(s2), "cycles are TSC cycles at A's %.3f GHz;",
+			 a->ghz);
+		snprintf(s3, sizeof(s3),
+			 "CI: %g%% of the mean ns difference (Welch's t on the runs)",
+			 ci_level);
+	}
+	wrap(stdout, 0, 0, seg, 4);
+	printf("\n");
+}
 
 static void text_report(const struct side *a, const struct side *b,
 			const struct diff *d, unsigned int nd,
@@ -430,17 +498,7 @@ static void text_report(const struct side *a, const struct side *b,
 			wrap(stdout, 2, 4, seg, 2);
 		}
 	}
-	snprintf(s1, sizeof(s1),
-		 "B against A: change of the median ns/pkt of the ok runs;");
-	snprintf(s2, sizeof(s2), "cycles are TSC cycles at A's %.3f GHz;",
-		 a->ghz);
-	snprintf(s3, sizeof(s3),
-		 "CI: %g%% of the mean ns difference (Welch's t on the runs)",
-		 ci_level);
-	seg[2] = s3;
-	wrap(stdout, 0, 0, seg, 3);
-	printf("\n");
-
+	legend(a);
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		char pct[32], ns[32], cyc[32], lo[32], hi[32], mp[32];
@@ -457,23 +515,36 @@ static void text_report(const struct side *a, const struct side *b,
 			wrap(stdout, 0, 4, seg, n);
 			continue;
 		}
-		snprintf(delta, sizeof(delta), "%s%% / %s ns / %s TSC cycles",
-			 sgn(pct, sizeof(pct), r->d_pct, 1),
-			 sgn(ns, sizeof(ns), r->d_ns, 1),
-			 sgn(cyc, sizeof(cyc), r->d_cyc, 0));
+		if (insns)
+			snprintf(delta, sizeof(delta), "%s%% / %s insns per packet",
+				 sgn(pct, sizeof(pct), r->d_pct, 2),
+				 sgn(ns, sizeof(ns), r->d_ns, 1));
+		else
+			snprintf(delta, sizeof(delta), "%s%% / %s ns / %s TSC cycles",
+				 sgn(pct, sizeof(pct), r->d_pct, 1),
+				 sgn(ns, sizeof(ns), r->d_ns, 1),
+				 sgn(cyc, sizeof(cyc), r->d_cyc, 0));
 		seg[n++] = delta;
 		if (r->have_ci)
-			snprintf(ci, sizeof(ci), "[%g%% CI %s..%s ns],",
+			snprintf(ci, sizeof(ci), "[%g%% CI %s..%s %s]%s",
 				 ci_level, sgn(lo, sizeof(lo), r->w.ci_lo, 1),
-				 sgn(hi, sizeof(hi), r->w.ci_hi, 1));
+				 sgn(hi, sizeof(hi), r->w.ci_hi, 1),
+				 insns ? "insns" : "ns", insns ? "" : ",");
 		else
-			snprintf(ci, sizeof(ci), "[no CI: %zu and %zu ok runs],",
-				 r->a.n, r->b.n);
+			snprintf(ci, sizeof(ci), "[no CI: %zu and %zu ok runs]%s",
+				 r->a.n, r->b.n, insns ? "" : ",");
 		seg[n++] = ci;
+		/* the rate of an instruction-counting clock says nothing */
 		snprintf(mpps, sizeof(mpps), "Mpps %s%%",
 			 sgn(mp, sizeof(mp), r->mpps_pct, 1));
-		seg[n++] = mpps;
-		if (!r->have_ci) {
+		if (!insns)
+			seg[n++] = mpps;
+		if (r->tolerated) {
+			snprintf(mpps, sizeof(mpps), "(no change: within %g%%)",
+				 tolerance);
+			seg[n++] = mpps;
+			noise++;
+		} else if (!r->have_ci) {
 			seg[n++] = "(too few runs to judge)";
 		} else if (!r->w.distinct) {
 			seg[n++] = "(no significant change)";
@@ -570,6 +641,8 @@ static int json_report(const struct side *a, const struct side *b,
 		json_kv_double(&j, num_opts[i],
 			       jr_num(jr_get(a->opts, num_opts[i])));
 	json_end_object(&j);
+	json_kv_string(&j, "cost_unit", a->unit);
+	json_kv_double(&j, "tolerance_pct", tolerance >= 0 ? tolerance : NAN);
 	json_kv_string(&j, "cycles", "TSC cycles at A's tsc_ghz");
 	json_kv_double(&j, "tsc_ghz", a->ghz);
 	json_kv_string(&j, "tsc_ghz_of", "A");
@@ -609,6 +682,7 @@ static int json_report(const struct side *a, const struct side *b,
 			json_bool(&j, r->w.distinct);
 		else
 			json_null(&j);
+		json_kv_bool(&j, "within_tolerance", r->tolerated);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -624,13 +698,19 @@ static int parse_args(int argc, char **argv, bool *as_json, bool *force)
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "level", required_argument, NULL, 'l' },
+		{ "tolerance", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jfl:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jfl:t:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 't':
+			if (cli_double(TOOL, "--tolerance", optarg, 0, 100,
+				       &tolerance))
+				return -EINVAL;
+			break;
 		case 'l':
 			if (cli_double(TOOL, "--level", optarg, 50, 99.999,
 				       &ci_level))
@@ -675,6 +755,8 @@ int main(int argc, char **argv)
 	if (load(&a, argv[optind - 2]) || load(&b, argv[optind - 1]))
 		goto out;
 	nd = guard(&a, &b, d);
+	insns = !strcmp(a.unit, "insns");
+	label_driver = a.driver;
 	if (nd && !force) {
 		fprintf(stderr, "%s: %s and %s were not measured alike; B differs from A in:\n",
 			TOOL, a.path, b.path);

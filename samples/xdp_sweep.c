@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/utsname.h>
+#include <net/if.h>
 #include <linux/if_link.h>
 
 #include "json.h"
@@ -32,6 +33,7 @@
 #define MAX_LIST	16
 #define MAX_REPEAT	100
 #define MAX_RETRIES	2	/* a disturbed run is redone this often */
+#define WARMUP_TRIES	20	/* counted warm-up runs until one loses none */
 
 struct run {
 	struct rxq_result r;
@@ -113,6 +115,12 @@ struct config {
 	bool stacks;		/* the receive-stack comparison */
 	bool actions_given;
 	bool sizes_given;
+	/* exact cost mode (Documentation/exact_cost.rst) */
+	__u64 count;		/* counted runs: exactly this many frames */
+	__u64 rate;		/* paced: frames per second, one per call */
+	bool icount;		/* the clock counts guest instructions */
+	char devs_buf[2 * IF_NAMESIZE + 2];
+	const char *dev[2];	/* a connected NIC pair instead of veth */
 };
 
 static void usage(FILE *f, const char *prog)
@@ -138,6 +146,14 @@ static void usage(FILE *f, const char *prog)
 		"                        rxdrop (native copy, generic), TPACKET_V3, TPACKET_V2,\n"
 		"                        recvmmsg (xdpsock's loops); alone, or with -a the\n"
 		"                        action matrix as well; sizes up to 1514 (default 64)\n"
+		"      --count=N         counted runs of exactly N frames (no duration; with\n"
+		"                        --warmup > 0 a first run per point is not recorded)\n"
+		"      --rate=PPS        pace the generator: one frame per BPF_PROG_RUN call\n"
+		"                        at most PPS a second (default: batches, full speed)\n"
+		"      --devs=DUT,PEER   two connected interfaces (a NIC pair) instead of\n"
+		"                        the veth pair; points then run one after another\n"
+		"      --icount          the clock counts guest instructions (QEMU -icount\n"
+		"                        shift=0): report insns/pkt, not ns\n"
 		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
 		"      --no-plot         no gnuplot\n"
 		"Interleaved A/B (each round runs every point A, B or B, A in turn):\n"
@@ -223,10 +239,43 @@ static void set_list(struct list *l, const __u32 *v, unsigned int n)
 	l->n = n;
 }
 
+/* --devs DUT,PEER (or "DUT PEER"): two interfaces of this namespace */
+static int parse_devs(const char *arg, struct config *cfg)
+{
+	char *buf = cfg->devs_buf, *sep;
+	int i;
+
+	snprintf(buf, sizeof(cfg->devs_buf), "%s", arg);
+	sep = strpbrk(buf, " ,");
+	if (!sep || sep == buf || !sep[1] || strpbrk(sep + 1, " ,") ||
+	    sep - buf >= IF_NAMESIZE || strlen(sep + 1) >= IF_NAMESIZE) {
+		fprintf(stderr, "xdp_sweep: --devs '%s': want two interface names, DUT,PEER\n",
+			arg);
+		return -EINVAL;
+	}
+	*sep = '\0';
+	cfg->dev[0] = buf;
+	cfg->dev[1] = sep + 1;
+	for (i = 0; i < 2; i++) {
+		if (!if_nametoindex(cfg->dev[i])) {
+			fprintf(stderr, "xdp_sweep: --devs '%s': no interface %s here\n",
+				arg, cfg->dev[i]);
+			return -EINVAL;
+		}
+	}
+	if (!strcmp(cfg->dev[0], cfg->dev[1])) {
+		fprintf(stderr, "xdp_sweep: --devs '%s': the dut and the peer must differ\n",
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
-	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS };
+	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
+	       O_DEVS, O_ICOUNT, O_RATE };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -249,6 +298,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "b-spin", required_argument, NULL, O_BSPIN },
 		{ "b-opts", required_argument, NULL, O_BOPTS },
 		{ "stacks", no_argument, NULL, O_STACKS },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "devs", required_argument, NULL, O_DEVS },
+		{ "icount", no_argument, NULL, O_ICOUNT },
+		{ "rate", required_argument, NULL, O_RATE },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -348,6 +401,23 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 				       &cfg->level))
 				return -EINVAL;
 			break;
+		case O_COUNT:
+			if (cli_double("xdp_sweep", "--count", optarg, 1, 1e12, &v))
+				return -EINVAL;
+			cfg->count = v;
+			break;
+		case O_DEVS:
+			if (parse_devs(optarg, cfg))
+				return -EINVAL;
+			break;
+		case O_ICOUNT:
+			cfg->icount = true;
+			break;
+		case O_RATE:
+			if (cli_double("xdp_sweep", "--rate", optarg, 1, 1e9, &v))
+				return -EINVAL;
+			cfg->rate = v;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -365,6 +435,14 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cfg->stacks && cfg->ab) {
 		fprintf(stderr, "xdp_sweep: --stacks does not run A/B (--ab)\n");
+		return -EINVAL;
+	}
+	if (cfg->stacks && (cfg->dev[0] || cfg->count || cfg->icount)) {
+		fprintf(stderr, "xdp_sweep: --stacks runs on the own veth pair, timed: not with --devs, --count or --icount\n");
+		return -EINVAL;
+	}
+	if (cfg->dev[0] && (cfg->ab || cfg->threaded)) {
+		fprintf(stderr, "xdp_sweep: --devs takes one pair at a time: not with --ab or --threaded\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -386,12 +464,41 @@ static int open_point(const struct config *cfg, struct point *p)
 		.threaded_napi = cfg->threaded,
 		.loop_k = cfg->loop_k,
 		.spin_n = cfg->spin_n,
+		.count = cfg->count,
+		.rate_pps = cfg->rate,
+		.dev = { cfg->dev[0], cfg->dev[1] },
 	};
-	int ret;
+	int ret, i;
 
 	ret = rxq_bench_open(&p->bench, &o, p->err);
-	if (!ret && rxq_bench_prog_cost(p->bench, 1000000, &p->prog_ns))
+	/* exact under an instruction clock: fewer repeats do (and 10^6 take
+	 * seconds of an emulated CPU) */
+	if (!ret && rxq_bench_prog_cost(p->bench, cfg->icount ? 10000 : 1000000,
+					&p->prog_ns))
 		p->prog_ns = -1;
+	/*
+	 * Counted runs have no warm-up of their own: runs not kept, until one
+	 * loses nothing (a NIC pair that has just come up loses the first
+	 * frames: QEMU's igb dropped whole runs of them here)
+	 */
+	for (i = 0; !ret && cfg->count && cfg->warmup > 0; i++) {
+		struct rxq_result r;
+
+		ret = rxq_bench_run(p->bench, 0, 0, 0, NULL, NULL, &cli_stop,
+				    &r, p->err);
+		if (!ret && !r.lost)
+			break;
+		if (!ret && i == WARMUP_TRIES - 1)
+			ret = xsk_errf(p->err, -EIO, "warm-up: every one of %d runs lost frames (%llu of %llu in the last)",
+				       WARMUP_TRIES, (unsigned long long)r.lost,
+				       (unsigned long long)r.gen_sent);
+		if (!ret)
+			usleep(100000);
+	}
+	if (ret) {
+		rxq_bench_close(p->bench);
+		p->bench = NULL;
+	}
 	return ret;
 }
 
@@ -663,6 +770,7 @@ static int write_json(const char *path, const struct config *cfg,
 		      const struct stack_point *sps, unsigned int nsps,
 		      double ghz, const char *started)
 {
+	char drv[32] = "unknown";
 	struct json j;
 	unsigned int i, k;
 	FILE *f = fopen(path, "we");
@@ -688,7 +796,24 @@ static int write_json(const char *path, const struct config *cfg,
 	json_kv_u64(&j, "loop_k", cfg->loop_k);
 	json_kv_u64(&j, "spin_n", cfg->spin_n);
 	json_kv_string(&j, "generator", "live-frames (af_xdp-sg above the live-frames limit)");
-	json_kv_string(&j, "cost", "NET_RX softirq ns (tracepoints) / frames counted by the program");
+	json_kv_string(&j, "cost", cfg->icount ?
+		       "NET_RX softirq guest instructions (icount clock, tracepoints) / frames counted by the program" :
+		       "NET_RX softirq ns (tracepoints) / frames counted by the program");
+	json_kv_string(&j, "cost_unit", cfg->icount ? "insns" : "ns");
+	if (cfg->dev[0])
+		xsk_ifdriver(cfg->dev[0], drv, sizeof(drv));
+	json_kv_string(&j, "driver", cfg->dev[0] ? drv : "veth");
+	json_kv_u64(&j, "count", cfg->count);
+	json_kv_u64(&j, "rate_pps", cfg->rate);
+	json_key(&j, "devs");
+	if (cfg->dev[0]) {
+		json_begin_array(&j);
+		json_string(&j, cfg->dev[0]);
+		json_string(&j, cfg->dev[1]);
+		json_end_array(&j);
+	} else {
+		json_null(&j);
+	}
 	json_kv_bool(&j, "stacks", cfg->stacks);
 	json_end_object(&j);
 
@@ -797,12 +922,61 @@ static void print_stacks_note(void)
 	       "less than half its window is disturbed and redone (twice at most)\n");
 }
 
+static void print_failed(const struct point *p)
+{
+	printf("%-12s %-7s %5u %5u  failed: %s\n", rxq_action_name(p->action),
+	       mode_name(p->skb_mode), p->size, p->flows, p->runs[0].err);
+}
+
+/*
+ * Under QEMU's -icount shift=0 the guest's ns are its instructions: the
+ * median and the runs' relative spread ((max - min) / median) in insns
+ */
+static void print_table_icount(const struct config *cfg, struct point *pts,
+			       unsigned int npts)
+{
+	unsigned int i, k;
+
+	printf("\n%-12s %-7s %5s %5s %12s %10s %9s %9s\n", "path", "mode",
+	       "size", "flows", "insns/pkt", "spread", "runs", "lost");
+	for (i = 0; i < npts; i++) {
+		double lo = INFINITY, hi = -INFINITY;
+		struct summary s;
+
+		summarize(cfg, &pts[i], &s);
+		if (!s.ok) {
+			print_failed(&pts[i]);
+			continue;
+		}
+		for (k = 0; k < cfg->repeat; k++) {
+			const struct run *r = &pts[i].runs[k];
+
+			if (!r->ok)
+				continue;
+			lo = fmin(lo, r->r.ns_per_pkt);
+			hi = fmax(hi, r->r.ns_per_pkt);
+		}
+		printf("%-12s %-7s %5u %5u %12.2f %9.4f%% %9u %9llu%s\n",
+		       rxq_action_name(pts[i].action),
+		       mode_name(pts[i].skb_mode), pts[i].size, pts[i].flows,
+		       s.ns.median, 100 * (hi - lo) / s.ns.median, s.ok,
+		       (unsigned long long)s.lost, s.lost ? " LOST" : "");
+	}
+	printf("\ninsns/pkt: guest instructions (icount) of the NET_RX softirq per frame counted,\n"
+	       "median of the runs; spread: (max - min) / median of the runs; lost: sent but\n"
+	       "not counted (counted runs) or dropped before the program\n");
+}
+
 static void print_table(const struct config *cfg, struct point *pts,
 			unsigned int npts, const struct stack_point *sps,
 			unsigned int nsps, double ghz)
 {
 	unsigned int i;
 
+	if (cfg->icount) {
+		print_table_icount(cfg, pts, npts);
+		return;
+	}
 	printf("\n%-12s %-7s %5s %5s %8s %8s %19s %8s %9s\n", "path", "mode",
 	       "size", "flows", "Mpps", "ns/pkt", "95% CI", "cycles", "lost");
 	for (i = 0; i < npts; i++) {
@@ -811,10 +985,7 @@ static void print_table(const struct config *cfg, struct point *pts,
 
 		summarize(cfg, &pts[i], &s);
 		if (!s.ok) {
-			printf("%-12s %-7s %5u %5u  failed: %s\n",
-			       rxq_action_name(pts[i].action),
-			       mode_name(pts[i].skb_mode), pts[i].size,
-			       pts[i].flows, pts[i].runs[0].err);
+			print_failed(&pts[i]);
 			continue;
 		}
 		if (s.ns.ci_method != STATS_CI_NONE)
@@ -984,6 +1155,54 @@ static int report_ab(const char *a, const char *b, double level)
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
 }
 
+static void progress(const struct config *cfg, const struct point *p,
+		     const struct run *run, unsigned int done, unsigned int all,
+		     __u64 t0, unsigned int rep, int side)
+{
+	fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u %s %-12s %-7s %5u B %4u fl: %s",
+		done, all, (mono_ns() - t0) / 1e9, rep + 1, cfg->repeat,
+		cfg->ab ? (side ? "B" : "A") : "", rxq_action_name(p->action),
+		mode_name(p->skb_mode), p->size, p->flows,
+		run->ok ? "ok        " : "FAILED    ");
+	if (!run->ok)
+		fprintf(stderr, "\n  %s\n", run->err);
+}
+
+/*
+ * A device pair serves one point at a time: set a point up, run all its
+ * repeats, take it down, and on to the next.  Nothing drifts under an
+ * instruction-counting clock, which is what this is for.
+ */
+static void sweep_serial(const struct config *cfg, struct point *pts,
+			 unsigned int npts, __u64 t0)
+{
+	unsigned int i, rep, done = 0;
+
+	for (i = 0; i < npts && !cli_stop; i++) {
+		struct point *p = &pts[i];
+
+		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B %4u fl on %s,%s",
+			i + 1, npts, rxq_action_name(p->action),
+			mode_name(p->skb_mode), p->size, p->flows, cfg->dev[0],
+			cfg->dev[1]);
+		if (open_point(cfg, p))
+			fprintf(stderr, "\n  %s\n", p->err);
+		for (rep = 0; rep < cfg->repeat && !cli_stop; rep++) {
+			struct run *run = &p->runs[rep];
+
+			do {
+				run->ok = !measure(cfg, p, run);
+			} while (run->ok && run->r.disturbed &&
+				 run->retries++ < MAX_RETRIES);
+			progress(cfg, p, run, ++done, npts * cfg->repeat, t0,
+				 rep, 0);
+		}
+		rxq_bench_close(p->bench);
+		p->bench = NULL;
+	}
+	fprintf(stderr, "\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const __u32 def_actions[] = { XDP_DROP, XDP_TX, XDP_PASS,
@@ -1084,11 +1303,24 @@ int main(int argc, char **argv)
 	}
 
 	total = (npts * nsides + nsps) * cfg.repeat;
-	fprintf(stderr, "xdp_sweep: %u points%s x %u runs of %.1f s (+%.1f s warm-up)%s; TSC %.3f GHz; NAPI %s\n",
-		npts + nsps, nsps ? " (with receive stacks)" : "", cfg.repeat, cfg.duration, cfg.warmup,
-		cfg.ab ? ", A and B interleaved" : "", ghz,
-		cfg.threaded ? "threaded" : "default");
+	if (cfg.count)
+		fprintf(stderr, "xdp_sweep: %u points x %u runs of %llu frames (%s warm-up run) on %s%s%s; %s; NAPI %s\n",
+			npts + nsps, cfg.repeat, (unsigned long long)cfg.count,
+			cfg.warmup > 0 ? "+ a" : "no",
+			cfg.dev[0] ?: "veth", cfg.dev[0] ? "," : "",
+			cfg.dev[0] ? cfg.dev[1] : "",
+			cfg.icount ? "guest instructions (icount)" : "ns",
+			cfg.threaded ? "threaded" : "default");
+	else
+		fprintf(stderr, "xdp_sweep: %u points%s x %u runs of %.1f s (+%.1f s warm-up)%s; TSC %.3f GHz; NAPI %s\n",
+			npts + nsps, nsps ? " (with receive stacks)" : "", cfg.repeat, cfg.duration, cfg.warmup,
+			cfg.ab ? ", A and B interleaved" : "", ghz,
+			cfg.threaded ? "threaded" : "default");
 	t0 = mono_ns();
+	if (cfg.dev[0]) {
+		sweep_serial(&cfg, pts[0], npts, t0);
+		goto report;
+	}
 	/* Every point's pair and program stay set up for the whole sweep */
 	for (i = 0; i < npts && !cli_stop; i++) {
 		for (sd = 0; sd < nsides; sd++) {
@@ -1128,16 +1360,8 @@ int main(int argc, char **argv)
 					run->ok = !measure(&side[sd], p, run);
 				} while (run->ok && run->r.disturbed &&
 					 run->retries++ < MAX_RETRIES);
-				done++;
-				fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u %s %-12s %-7s %5u B %4u fl: %s",
-					done, total,
-					(mono_ns() - t0) / 1e9, rep + 1,
-					cfg.repeat, cfg.ab ? (sd ? "B" : "A") : "",
-					rxq_action_name(p->action),
-					mode_name(p->skb_mode), p->size,
-					p->flows, run->ok ? "ok        " : "FAILED    ");
-				if (!run->ok)
-					fprintf(stderr, "\n  %s\n", run->err);
+				progress(&cfg, p, run, ++done, total, t0, rep,
+					 sd);
 			}
 		}
 		for (i = 0; i < nsps && !cli_stop; i++) {
@@ -1162,6 +1386,7 @@ int main(int argc, char **argv)
 	for (sd = 0; sd < nsides; sd++)
 		for (i = 0; i < npts; i++)
 			rxq_bench_close(pts[sd][i].bench);
+report:
 	if (cli_stop)
 		fprintf(stderr, "xdp_sweep: interrupted; the result holds the runs done\n");
 

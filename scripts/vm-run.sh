@@ -22,6 +22,9 @@
 #   --smp N           guest CPUs (default 1: without ACPI the guest finds
 #                     its CPUs in the MP table, which lists one here)
 #   --log FILE        the guest's console (default build/vm/console.log)
+#   --out DIR         the directory shared read-write, $VM_OUT in the guest
+#                     (default build/vm/out, emptied first; DIR must be new
+#                     or empty)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +33,7 @@ timeout=900
 icount=0
 smp=1
 log="$top/build/vm/console.log"
+out="$top/build/vm/out"
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1; shift ;;
 	--smp) smp=${2:?--smp needs a count}; shift 2 ;;
 	--log) log=${2:?--log needs a file}; shift 2 ;;
+	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -52,9 +57,13 @@ case "$smp" in ''|*[!0-9]*|0) die "--smp '$smp' is not a CPU count" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make kernel-deps)"
 
-out="$top/build/vm/out"
-rm -rf "$out"
+if [ "$out" = "$top/build/vm/out" ]; then
+	rm -rf "$out"
+elif [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+	die "--out $out is not empty"
+fi
 mkdir -p "$out" "$(dirname "$log")"
+out=$(cd "$out" && pwd)
 # The command, quoted for the guest's shell
 printf '%q ' "$@" > "$out/cmd"
 echo >> "$out/cmd"

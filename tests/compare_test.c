@@ -59,10 +59,14 @@ struct env {
 	const char *release, *cpu;
 	double ghz;
 	int repeat;
+	const char *unit;	/* options.cost_unit, if any */
+	const char *driver;	/* a NIC pair's (options.devs), if any */
 };
 
-static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 5 };
-static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 5 };
+static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 5,
+				  NULL, NULL };
+static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 5,
+				  NULL, NULL };
 
 static int write_sweep(const char *path, const struct env *e,
 		       const struct pt *pts)
@@ -79,9 +83,14 @@ static int write_sweep(const char *path, const struct env *e,
 		"  \"cpu_model\": \"%s\", \"ncpus\": 2, \"tsc_ghz\": %g, \"napi\": \"default\"},\n"
 		" \"options\": {\"actions\": [\"XDP_DROP\"], \"modes\": [\"native\"],\n"
 		"  \"sizes\": [64], \"flows\": [1], \"repeat\": %d, \"duration_s\": 1,\n"
-		"  \"warmup_s\": 0.2, \"loop_k\": 0, \"spin_n\": 0, \"generator\": \"g\", \"cost\": \"c\"},\n"
-		" \"points\": [",
+		"  \"warmup_s\": 0.2, \"loop_k\": 0, \"spin_n\": 0, \"generator\": \"g\", \"cost\": \"c\"",
 		e->release, e->cpu, e->ghz, e->repeat);
+	if (e->unit)
+		fprintf(f, ", \"cost_unit\": \"%s\"", e->unit);
+	if (e->driver)
+		fprintf(f, ", \"devs\": [\"eth0\", \"eth1\"], \"driver\": \"%s\"",
+			e->driver);
+	fprintf(f, "},\n \"points\": [");
 	for (i = 0; pts[i].action; i++) {
 		fprintf(f, "%s\n  {\"action\": \"%s\", \"mode\": \"%s\", \"size\": %d, \"flows\": %d,\n"
 			"   \"runs\": [", i ? "," : "", pts[i].action,
@@ -358,6 +367,56 @@ TEST_F(cmp, json_output)
 		 self->dir, self->dir);
 	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_STREQ("ok\n", out);
+}
+
+/*
+ * The same numbers as guest instructions (QEMU -icount): the delta in
+ * insns, no TSC cycles and no Mpps; on a NIC pair the driver in the label
+ */
+TEST_F(cmp, insns_unit)
+{
+	struct env ea = env_a, eb = env_b;
+	char args[512], r[512];
+
+	ea.unit = eb.unit = "insns";
+	ea.driver = eb.driver = "igb";
+	ASSERT_EQ(0, write_sweep(self->a, &ea, pts_a));
+	ASSERT_EQ(0, write_sweep(self->b, &eb, pts_b));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	row(self->out, "XDP_DROP igb native 64B 1 flow:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+9.80% / +10.0 insns per packet")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(r, "[95% CI +7.7..+12.3 insns]")) TH_LOG("%s", r);
+	EXPECT_EQ(NULL, strstr(r, "Mpps")) TH_LOG("%s", r);
+	EXPECT_EQ(NULL, strstr(self->out, "TSC cycles")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "guest instructions")) TH_LOG("%s", self->out);
+}
+
+/* --tolerance: within it "no change", whatever Welch says */
+TEST_F(cmp, tolerance)
+{
+	char args[512], r[512];
+
+	snprintf(args, sizeof(args), "--tolerance 10 %s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	row(self->out, "XDP_DROP native 64B 1 flow:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "(no change: within 10%)")) TH_LOG("%s", r);
+	row(self->out, "XDP_TX native 64B 1 flow:", r, sizeof(r));
+	EXPECT_EQ(NULL, strstr(r, "no change")) TH_LOG("%s", r);
+	EXPECT_NE(NULL, strstr(self->out, "3 points compared: 0 dearer, 1 cheaper, 2 no significant change"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(2, compare(self, "--tolerance x a b")) TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, guard_unit_and_driver)
+{
+	struct env e = env_b;
+
+	e.unit = "insns";
+	guard_case(self, _metadata, &e, "cost_unit: A \"ns\", B \"insns\"");
+	e.unit = NULL;
+	e.driver = "igb";
+	guard_case(self, _metadata, &e, "driver: A \"veth\", B \"igb\"");
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# exact-cost.sh [OPTIONS] SET... - boot a kernel under QEMU with -icount
+# shift=0,sleep=off (the guest clock counts its instructions) and run the
+# exact-cost sweep (scripts/vm-exact.sh) once per SET, all in one boot.
+# Results go to OUT as NAME-veth.json, NAME-igb.json (and .txt, the tables).
+#
+# SET is NAME or "NAME XDP_SWEEP_OPTIONS" (e.g. "b --spin 11").
+#
+# Options:
+#   --kernel IMAGE   bzImage (default build/kbuild/arch/x86/boot/bzImage)
+#   --out DIR        where the results go (default build/exact)
+#   --timeout SEC    kill a guest that has not finished (default 1800)
+# EXACT_* variables pass on to the guest (see scripts/vm-exact.sh).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel="$top/build/kbuild/arch/x86/boot/bzImage"
+out="$top/build/exact"
+timeout=1800
+
+die() { echo "exact-cost: $*" >&2; exit 2; }
+usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=${2:?--kernel needs a file}; shift 2 ;;
+	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || die "no SET to run (exact-cost.sh [OPTIONS] NAME|\"NAME OPTIONS\"...)"
+[ -f "$kernel" ] || die "no kernel image $kernel"
+[ -x "$top/build/bin/xdp_sweep" ] || die "$top/build/bin/xdp_sweep missing (make)"
+
+# The guest's command: one vm-exact.sh per set, EXACT_* passed on
+cmd=""
+for v in $(compgen -e | grep '^EXACT_' || true); do
+	cmd+="$v=$(printf '%q' "${!v}") "
+done
+cmd="export ${cmd:-EXACT_NONE=}; rc=0"
+names=()
+for set in "$@"; do
+	read -r name opts <<< "$set"
+	case "$name" in ''|*/*|-*) die "set '$set': NAME must be a plain file name stem" ;; esac
+	names+=("$name")
+	cmd+="; scripts/vm-exact.sh $name $opts || rc=1"
+done
+cmd+="; exit \$rc"
+
+mkdir -p "$out"
+rm -rf "$out/vm"
+start=$(date +%s)
+set +e
+"$top/scripts/vm-run.sh" --kernel "$kernel" --icount --timeout "$timeout" \
+	--log "$out/console.log" --out "$out/vm" -- bash -c "$cmd" \
+	> "$out/vm.log" 2>&1
+rc=$?
+set -e
+for name in "${names[@]}"; do
+	cp "$out/vm/$name"-*.json "$out/vm/$name"-*.txt "$out/" 2>/dev/null || true
+done
+echo "exact-cost: $(basename "$kernel") ${names[*]}: $(( $(date +%s) - start )) s, results in $out (console: $out/console.log)" >&2
+if [ $rc -ne 0 ]; then
+	grep -a 'vm-exact\|vm-run\|failed\|FAILED\|error' "$out/vm.log" | tail -20 >&2
+	die "the exact-cost run failed (status $rc)"
+fi

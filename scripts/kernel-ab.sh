@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-ab.sh [OPTIONS] - the exact per-packet cost of a kernel change: build
+# the baseline kernel and the patched one, run the exact-cost sweep on each
+# under QEMU -icount (scripts/exact-cost.sh: veth pair and igb pair, guest
+# instructions per packet), and print the A/B report of B (patched) against
+# A (baseline) in the reviewers' format, one line per path:
+#
+#   XDP_DROP igb native 64B 1 flow: +0.40% / +3.0 insns per packet [...]
+#
+# Options (make kernel-ab BASE=... SERIES=... TOLERANCE=...):
+#   --base TREE      the baseline kernel tree (default: kernel/ at its tag
+#                    baseline; kernel/ must have no uncommitted changes, it
+#                    is checked out at the tag for the build and back after)
+#   --series TREE    the patched tree (default: kernel/ as it is)
+#   --kernel-dir DIR the work tree meant by kernel/ above (default kernel/)
+#   --out DIR        results and the report (default build/kernel-ab)
+#   --tolerance PCT  a change within PCT% of A is "no change" (default
+#                    0.1, the spread measured here; Documentation/exact_cost.rst)
+# EXACT_* variables choose the matrix (scripts/vm-exact.sh).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+base="" series="" out="$top/build/kernel-ab" tolerance=0.1 kdir="$top/kernel"
+
+die() { echo "kernel-ab: $*" >&2; exit 1; }
+usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--base) base=${2:?--base needs a tree}; shift 2 ;;
+	--series) series=${2:?--series needs a tree}; shift 2 ;;
+	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	--kernel-dir) kdir=${2:?--kernel-dir needs a directory}; shift 2 ;;
+	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+for t in "$base" "$series"; do
+	[ -z "$t" ] || [ -f "$t/Makefile" ] ||
+		die "'$t' is not a kernel tree (no Makefile)"
+done
+case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
+
+build() {	# TREE OUT
+	JOBS=${JOBS:-$(nproc)} "$top/scripts/kernel-build.sh" "$1" "$2" ||
+		die "building $1 failed"
+}
+
+# The baseline of kernel/: the tag, built in kernel/ itself (so that ccache
+# hits the objects of earlier builds: they are keyed by the source path)
+build_tag() {	# OUT
+	local k=$kdir back
+	git -C "$k" rev-parse -q --verify baseline >/dev/null ||
+		die "kernel/ has no tag baseline (make kernel-tree)"
+	[ -z "$(git -C "$k" status --porcelain)" ] ||
+		die "kernel/ has uncommitted changes: commit them (or give --base)"
+	back=$(git -C "$k" symbolic-ref -q --short HEAD || git -C "$k" rev-parse HEAD)
+	git -C "$k" checkout -q baseline
+	trap 'git -C "$k" checkout -q "$back"' EXIT
+	build "$k" "$1"
+	git -C "$k" checkout -q "$back"
+	trap - EXIT
+}
+
+start=$(date +%s)
+mkdir -p "$out"
+if [ -n "$base" ]; then
+	img_a="$top/build/kbuild-ab-base"
+	build "$base" "$img_a"
+else
+	img_a="$top/build/kbuild-base"
+	build_tag "$img_a"
+fi
+if [ -n "$series" ]; then
+	img_b="$top/build/kbuild-ab-series"
+	build "$series" "$img_b"
+else
+	img_b="$top/build/kbuild"
+	build "$kdir" "$img_b"
+fi
+built=$(date +%s)
+
+rm -f "$out"/a-*.json "$out"/b-*.json
+"$top/scripts/exact-cost.sh" --kernel "$img_a/arch/x86/boot/bzImage" --out "$out/a" a
+"$top/scripts/exact-cost.sh" --kernel "$img_b/arch/x86/boot/bzImage" --out "$out/b" b
+
+{
+	echo "Exact cost, B (${series:-kernel/ HEAD}) against A (${base:-kernel/ tag baseline}):"
+	echo "guest instructions per packet under QEMU -icount shift=0 (TCG), NET_RX softirq"
+	echo "time of the receive path; not cycles (Documentation/exact_cost.rst)"
+	for pair in veth igb; do
+		echo
+		echo "== $pair pair =="
+		"$top/build/bin/xdp_compare" --tolerance "$tolerance" \
+			"$out/a/a-$pair.json" "$out/b/b-$pair.json" ||
+			die "comparing the $pair results failed"
+	done
+} | tee "$out/report.txt"
+echo "kernel-ab: builds $(( built - start )) s, exact-cost runs $(( $(date +%s) - built )) s; report in $out/report.txt" >&2

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-exact.sh NAME [XDP_SWEEP_OPTIONS...] - run in the test guest under
+# QEMU's -icount shift=0 (scripts/exact-cost.sh): the project's xdp_sweep in
+# exact cost mode (--icount --count), on a veth pair and on the igb pair,
+# each result as $VM_OUT/NAME-veth.json and $VM_OUT/NAME-igb.json.
+#
+# What makes the counts repeat (Documentation/exact_cost.rst): one guest
+# CPU, the generator and the receive path on it; counted runs (every frame
+# sent is in the window, none lost); a warm-up run per point; and the igb
+# pair with interrupt throttling off (rx-usecs 0), so that its interrupts
+# come when the frames do, not when an adaptive timer says.
+#
+# EXACT_PAIRS ("veth igb" by default) chooses the pairs; EXACT_COUNT
+# (200000), EXACT_REPEAT (5), EXACT_ACTIONS (XDP_DROP,XDP_TX,XDP_PASS,
+# XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+sweep="$top/build/bin/xdp_sweep"
+out=${VM_OUT:-/tmp}
+
+die() { echo "vm-exact: $*" >&2; exit 1; }
+
+[ $# -ge 1 ] || die "usage: vm-exact.sh NAME [XDP_SWEEP_OPTIONS...]"
+name=$1
+shift
+case "$name" in ''|*/*|-*) die "NAME '$name' must be a plain file name stem" ;; esac
+[ -x "$sweep" ] || die "$sweep missing (make)"
+
+opts=(--icount --count "${EXACT_COUNT:-200000}" --repeat "${EXACT_REPEAT:-5}"
+      --actions "${EXACT_ACTIONS:-XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT}"
+      --modes "${EXACT_MODES:-native}" --sizes "${EXACT_SIZES:-64}"
+      --no-plot --out "$out/sweeps")
+mkdir -p "$out/sweeps" || die "cannot make $out/sweeps"
+
+rc=0
+for pair in ${EXACT_PAIRS:-veth igb}; do
+	devs=()
+	case "$pair" in
+	veth) ;;
+	igb)
+		read -r -a nics <<< "${VM_IGB:-}"
+		[ ${#nics[@]} -eq 2 ] ||
+			die "want two igb NICs, found: ${VM_IGB:-none}"
+		for d in "${nics[@]}"; do
+			ethtool -C "$d" rx-usecs 0 ||
+				die "$d: cannot turn interrupt throttling off"
+		done
+		devs=(--devs "${nics[0]},${nics[1]}") ;;
+	*) die "EXACT_PAIRS: '$pair' is neither veth nor igb" ;;
+	esac
+	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} $*"
+	"$sweep" "${opts[@]}" "${devs[@]}" "$@" > "$out/$name-$pair.txt"
+	st=$?
+	cat "$out/$name-$pair.txt"
+	json=$(tail -1 "$out/$name-$pair.txt")
+	if [ $st -ne 0 ] || [ ! -f "$json" ]; then
+		echo "vm-exact: $name on $pair: xdp_sweep failed (status $st)" >&2
+		rc=1
+		continue
+	fi
+	mv "$json" "$out/$name-$pair.json"
+done
+exit $rc
