@@ -26,7 +26,6 @@ if [ ! -d "$top" ] && [ -d "/run/host$top" ]; then
 	mkdir -p "$top"
 	mount --bind "/run/host$top" "$top"
 fi
-mount -t tmpfs tmpfs /var/lib/dhcp 2>/dev/null
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 vmout /mnt ||
 	echo "vm-init: cannot mount the output share" >&2
 export VM_OUT=/mnt
