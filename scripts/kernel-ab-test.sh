@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-ab-test.sh [--kernel IMAGE] [--out DIR] [--tolerance PCT] - the
+# kernel-ab-test.sh [--kernel IMAGE] [--out DIR] [--tolerance PCT]
+#                   [--same-tolerance PCT] - the
 # proof that the exact-cost A/B is exact (make kernel-ab-test), in two boots
 # of one kernel under QEMU -icount, on the veth pair and the igb pair,
 # XDP_DROP, XDP_TX, XDP_PASS and XDP_REDIRECT native 64 B:
 #
 # 1. baseline against baseline: the sweep of boot 1 against the same sweep
-#    in boot 2; every row must say "no change" (within PCT%, default 0.3:
-#    the spread between boots measured at this test's 20000 frames a run),
+#    in boot 2; every row must say "no change" (within --same-tolerance,
+#    default 0.5%: between boots at this test's 20000 frames a run the
+#    medians moved by up to 0.195% in the spread study and once by 0.308%,
+#    veth XDP_REDIRECT, in a CI run),
 #    but igb XDP_PASS, whose runs of 20000 frames step between levels
 #    1.4% apart in some boots: it is shown, not judged.
 # 2. an injected change of known size: the XDP program with N more spin
@@ -16,7 +19,8 @@
 #    is on both sides).  One unit's cost u is counted first, from 1000
 #    units (B --spin 1001) on the veth pair's XDP_DROP; then N = 1, 10 and
 #    100 must come out as +N*u insns per packet on every path of the veth
-#    pair, within PCT% of the path's figure (and at least 0.5 insns).  On
+#    pair, within --tolerance PCT% of the path's figure (default 0.3%: the
+#    spread within one boot; at least 0.5 insns).  On
 #    the igb pair the figures are shown and N = 100 must be more than half
 #    of +100*u: at full speed QEMU's igb batches frames differently when
 #    the program is dearer, so its cost is not additive (exact_cost.rst).
@@ -29,6 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 out="$top/build/kernel-ab-test"
 tolerance=0.3
+same_tolerance=0.5
 
 die() { echo "kernel-ab-test: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -38,12 +43,14 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=${2:?--kernel needs a file}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
+	--same-tolerance) same_tolerance=${2:?--same-tolerance needs a percentage}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
+case "$same_tolerance" in ''|*[!0-9.]*) die "--same-tolerance '$same_tolerance' is not a percentage" ;; esac
 compare="$top/build/bin/xdp_compare"
 [ -x "$compare" ] || die "$compare missing (make)"
 
@@ -74,9 +81,9 @@ for pair in veth igb; do
 	a1="$out/boot1/a-$pair.json" a2="$out/boot2/a-$pair.json"
 	echo
 	echo "== $pair: baseline against baseline (boot 1 against boot 2) =="
-	"$compare" --tolerance "$tolerance" "$a1" "$a2" | tee "$out/same-$pair.txt" ||
+	"$compare" --tolerance "$same_tolerance" "$a1" "$a2" | tee "$out/same-$pair.txt" ||
 		die "xdp_compare failed on $a1 $a2"
-	"$compare" --json --tolerance "$tolerance" "$a1" "$a2" > "$out/same-$pair.json"
+	"$compare" --json --tolerance "$same_tolerance" "$a1" "$a2" > "$out/same-$pair.json"
 	while read -r verdict what; do
 		check "$verdict" "$what"
 	done < <(python3 - "$out/same-$pair.json" "$pair" <<'PY'
