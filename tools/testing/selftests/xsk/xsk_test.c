@@ -65,6 +65,36 @@ struct rx_result {
 	__u32 out_of_order;
 };
 
+/* One received frame (r->packets already counts it): length, bytes, order */
+static void check_frame(struct rx_result *r, const void *buf, int n, __u32 len,
+			__u32 first)
+{
+	struct xsk_pkt_info info;
+
+	if ((__u32)n != len)
+		r->bad_len++;
+	else if (xsk_pkt_check(buf, n, &info))
+		r->bad_payload++;
+	else if (info.seq != first + r->packets - 1)
+		r->out_of_order++;
+}
+
+/*
+ * Whether to wait for more: until the deadline, which moves to QUIET_MS
+ * after the want-th packet, to see that nothing else comes
+ */
+static bool keep_waiting(const struct rx_result *r, __u32 want,
+			 __u64 *deadline, bool *quiet)
+{
+	if (now_ms() > *deadline)
+		return false;
+	if (r->packets >= want && !*quiet) {
+		*quiet = true;
+		*deadline = now_ms() + QUIET_MS;
+	}
+	return true;
+}
+
 /*
  * Receive until want packets came or RX_WAIT_MS passed, then QUIET_MS more
  * to see that nothing else comes.  Each packet must be len bytes, in ndesc
@@ -79,7 +109,6 @@ static void recv_frames(struct xsk_socket *xs, __u32 want, __u32 len,
 
 	memset(r, 0, sizeof(*r));
 	for (;;) {
-		struct xsk_pkt_info info;
 		__u32 nd = 0;
 		int n;
 
@@ -87,22 +116,13 @@ static void recv_frames(struct xsk_socket *xs, __u32 want, __u32 len,
 		if (n > 0) {
 			r->packets++;
 			r->descs += nd;
-			if ((__u32)n != len)
-				r->bad_len++;
-			else if (xsk_pkt_check(buf, n, &info))
-				r->bad_payload++;
-			else if (info.seq != first + r->packets - 1)
-				r->out_of_order++;
+			check_frame(r, buf, n, len, first);
 			if (nd != ndesc)
 				r->bad_ndesc++;
 			continue;
 		}
-		if (now_ms() > deadline)
+		if (!keep_waiting(r, want, &deadline, &quiet))
 			break;
-		if (r->packets >= want && !quiet) {
-			quiet = true;
-			deadline = now_ms() + QUIET_MS;
-		}
 		xsk_kick_fill(xs);
 		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1, 10);
 	}
@@ -686,7 +706,6 @@ static void peer_recv(int fd, __u32 want, __u32 len, __u32 first,
 	for (;;) {
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
-		struct xsk_pkt_info info;
 		ssize_t n;
 
 		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
@@ -695,20 +714,11 @@ static void peer_recv(int fd, __u32 want, __u32 len, __u32 first,
 			if (from.sll_pkttype == PACKET_OUTGOING)
 				continue;
 			r->packets++;
-			if ((__u32)n != len)
-				r->bad_len++;
-			else if (xsk_pkt_check(buf, n, &info))
-				r->bad_payload++;
-			else if (info.seq != first + r->packets - 1)
-				r->out_of_order++;
+			check_frame(r, buf, n, len, first);
 			continue;
 		}
-		if (now_ms() > deadline)
+		if (!keep_waiting(r, want, &deadline, &quiet))
 			break;
-		if (r->packets >= want && !quiet) {
-			quiet = true;
-			deadline = now_ms() + QUIET_MS;
-		}
 		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 10);
 	}
 }
