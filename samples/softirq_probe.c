@@ -44,6 +44,7 @@
 #include "stats.h"
 #include "xsk_env.h"
 #include "xsk_pkt.h"
+#include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
 
 #define FRAME_LEN	64

@@ -29,5 +29,5 @@ if [ $# -ne 2 ]; then
 	echo "vm-selftests: want two igb NICs, found: ${VM_IGB:-none}" >&2
 	exit 1
 fi
-XSK_DEVS="$1 $2" run igb -f nic -f zz_after
+XSK_DEVS="$1 $2" run igb -f nic -v dev -v dev_copy -f zz_after
 exit $rc

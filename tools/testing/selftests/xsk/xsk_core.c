@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "xsk_core.h"
+#include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
 
 static const char * const mode_names[] = {

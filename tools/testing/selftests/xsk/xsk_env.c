@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "xsk_env.h"
+#include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
 
 #define NETNS_RUN_DIR "/run/netns"
@@ -241,7 +242,7 @@ static int write_sysctl(const char *path, const char *val)
 }
 
 /* Wait until the kernel has the link up and its qdisc activated */
-static int wait_running(const char *ifname)
+int xenv_wait_running(const char *ifname)
 {
 	struct ifreq ifr = {};
 	int fd, i, ret = -ETIMEDOUT;
@@ -538,7 +539,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 	for (side = 0; side < env->nr_if && !ret; side++) {
 		ret = xenv_enter(env, side);
 		if (!ret)
-			ret = wait_running(env->ifname[side]);
+			ret = xenv_wait_running(env->ifname[side]);
 		if (ret)
 			xsk_errf(err, ret, "%s did not come up: %s",
 				 env->ifname[side], strerror(-ret));

@@ -80,6 +80,12 @@ void xenv_destroy(struct xsk_env *env);
 int xenv_enter(struct xsk_env *env, int side);
 
 /*
+ * Wait up to 5 s for an interface of this thread's namespace to be running
+ * (a NIC resets its link when XDP or the MTU changes); 0 or -errno
+ */
+int xenv_wait_running(const char *ifname);
+
+/*
  * The XSK_DEVS environment variable: "DUT PEER" (or "DUT,PEER"), two
  * connected interfaces to run on instead of veth.  Fills o->dev from buf
  * (IF_NAMESIZE * 2 + 2 bytes); returns 0, -ENOENT when unset, or -EINVAL

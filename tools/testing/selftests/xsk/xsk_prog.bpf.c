@@ -7,11 +7,17 @@
  * xdp_pass:	 the peer's program: makes a veth run native XDP (and so
  *		 accept XDP_TX and redirected frames) and passes everything.
  * xdp_drop:	 the same, for a peer that only counts what comes back.
+ * xdp_mb:	 the multi-buffer tests' program: drops, passes, sends back,
+ *		 redirects or runs the helpers on fragments (xsk_prog_mb.h).
+ * xdp_linear:	 passes, without "xdp.frags": refused at jumbo MTU.
  *
- * Both are "xdp.frags" so that they load at jumbo MTU.
+ * All but xdp_linear are "xdp.frags" so that they load at jumbo MTU.
  */
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
 #include <bpf/bpf_helpers.h>
+
+#include "xsk_prog_mb.h"
 
 #define MAX_QUEUES 64
 
@@ -76,6 +82,136 @@ int xdp_drop(struct xdp_md *ctx)
 {
 	count(ctx);
 	return XDP_DROP;
+}
+
+SEC("xdp")
+int xdp_linear(struct xdp_md *ctx)
+{
+	count(ctx);
+	return XDP_PASS;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} mb_tx_port SEC(".maps");
+
+volatile __u32 mb_mode;
+volatile __u32 mb_helpers_tx;	/* XDP_MB_HELPERS: then XDP_TX, not pass */
+unsigned char mb_mark[ETH_ALEN];
+struct xdp_mb_stats mb_stats;
+
+static __always_inline void mb_error(long ret)
+{
+	if (!mb_stats.helper_errors++)
+		mb_stats.first_error = ret;
+}
+
+/*
+ * Overwrite XDP_MB_CROSS_LEN bytes across the end of the linear part (what
+ * was there goes to mb_stats.cross), then shrink the tail by XDP_MB_SHRINK
+ * and grow it by XDP_MB_GROW, checking the length after each step; the
+ * growing's result goes to mb_stats.grow_ret.  Then the frame is passed,
+ * or with mb_helpers_tx sent back (MAC addresses swapped).
+ */
+static __always_inline void swap_mac(struct ethhdr *eth)
+{
+	unsigned char tmp[ETH_ALEN];
+
+	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
+	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+}
+
+static __always_inline void mb_helpers(struct xdp_md *ctx, __u64 len)
+{
+	__u8 fill[XDP_MB_CROSS_LEN];
+	__u32 linear = ctx->data_end - ctx->data;
+	long ret;
+	int i;
+
+	mb_stats.linear = linear;
+	if (linear < XDP_MB_CROSS_LEN / 2 ||
+	    len < linear + XDP_MB_CROSS_LEN / 2 + XDP_MB_SHRINK) {
+		mb_error(-1);
+		return;
+	}
+	for (i = 0; i < XDP_MB_CROSS_LEN; i++)
+		fill[i] = XDP_MB_CROSS_BYTE;
+	ret = bpf_xdp_load_bytes(ctx, linear - XDP_MB_CROSS_LEN / 2,
+				 mb_stats.cross, XDP_MB_CROSS_LEN);
+	if (!ret)
+		ret = bpf_xdp_store_bytes(ctx, linear - XDP_MB_CROSS_LEN / 2,
+					  fill, XDP_MB_CROSS_LEN);
+	if (!ret)
+		ret = bpf_xdp_adjust_tail(ctx, -XDP_MB_SHRINK);
+	if (!ret && bpf_xdp_get_buff_len(ctx) != len - XDP_MB_SHRINK)
+		ret = -2;
+	if (ret) {
+		mb_error(ret);
+		return;
+	}
+	/* growing needs the driver's fragment size (rxq->frag_size) */
+	mb_stats.grow_ret = bpf_xdp_adjust_tail(ctx, XDP_MB_GROW);
+	if (bpf_xdp_get_buff_len(ctx) != len - XDP_MB_SHRINK +
+	    (mb_stats.grow_ret ? 0 : XDP_MB_GROW))
+		mb_error(-3);
+}
+
+static __always_inline int is_mark(const unsigned char *mac)
+{
+	int i;
+
+	for (i = 0; i < ETH_ALEN; i++)
+		if (mac[i] != mb_mark[i])
+			return 0;
+	return 1;
+}
+
+SEC("xdp.frags")
+int xdp_mb(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	__u64 len = bpf_xdp_get_buff_len(ctx);
+	struct ethhdr *eth = data;
+
+	if ((void *)(eth + 1) > data_end)
+		return XDP_ABORTED;
+	__sync_fetch_and_add(&mb_stats.frames, 1);
+	__sync_fetch_and_add(&mb_stats.bytes, len);
+	if (len > (__u64)(data_end - data))
+		__sync_fetch_and_add(&mb_stats.multi, 1);
+
+	switch (mb_mode) {
+	case XDP_MB_DROP:
+		return XDP_DROP;
+	case XDP_MB_PASS:
+		return XDP_PASS;
+	case XDP_MB_TX:
+		swap_mac(eth);
+		return XDP_TX;
+	case XDP_MB_REDIRECT:
+		if (is_mark(eth->h_source)) {
+			__sync_fetch_and_add(&mb_stats.marked, 1);
+			return XDP_PASS;
+		}
+		__builtin_memcpy(eth->h_source, mb_mark, ETH_ALEN);
+		return bpf_redirect_map(&mb_tx_port, 0, XDP_ABORTED);
+	case XDP_MB_HELPERS:
+		mb_helpers(ctx, len);
+		if (!mb_helpers_tx)
+			return XDP_PASS;
+		data = (void *)(long)ctx->data;
+		eth = data;
+		if ((void *)(eth + 1) > (void *)(long)ctx->data_end)
+			return XDP_ABORTED;
+		swap_mac(eth);
+		return XDP_TX;
+	}
+	return XDP_ABORTED;
 }
 
 char _license[] SEC("license") = "GPL";
