@@ -98,8 +98,8 @@ struct {
 	__type(value, __u32);
 } mb_tx_port SEC(".maps");
 
-volatile __u32 mb_mode;
-volatile __u32 mb_helpers_tx;	/* XDP_MB_HELPERS: then XDP_TX, not pass */
+__u32 mb_mode;
+__u32 mb_helpers_tx;	/* XDP_MB_HELPERS: then XDP_TX, not pass */
 unsigned char mb_mark[ETH_ALEN];
 struct xdp_mb_stats mb_stats;
 

@@ -1239,11 +1239,13 @@ static void mb_recv(int fd, __u32 want, __u32 first,
 	}
 }
 
-#define EXPECT_RX_EXACT(r, want) do {			\
-	EXPECT_EQ((__u32)(want), (r).packets);		\
-	EXPECT_EQ(0U, (r).bad_len);			\
-	EXPECT_EQ(0U, (r).bad_payload);			\
-} while (0)
+static void expect_rx_exact(struct __test_metadata *_metadata,
+			    const struct rx_result *r, __u32 want)
+{
+	EXPECT_EQ(want, r->packets);
+	EXPECT_EQ(0U, r->bad_len);
+	EXPECT_EQ(0U, r->bad_payload);
+}
 
 static bool kernel_at_least(int major, int minor)
 {
@@ -1329,7 +1331,7 @@ TEST_F(mb, pass_exact)
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.multi);
 	mb_recv(self->dut_fd, MB_FRAMES, 0, &e, &r);
-	EXPECT_RX_EXACT(r, MB_FRAMES);
+	expect_rx_exact(_metadata, &r, MB_FRAMES);
 	for (i = 0; i < MB_FRAMES; i++) {
 		ssize_t n = recv(udp, buf, sizeof(buf), MSG_DONTWAIT);
 
@@ -1356,7 +1358,7 @@ TEST_F(mb, tx_exact)
 	self->skel->bss->mb_mode = XDP_MB_TX;
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
 	mb_recv(self->peer_fd, MB_FRAMES, 0, &e, &r);
-	EXPECT_RX_EXACT(r, MB_FRAMES);
+	expect_rx_exact(_metadata, &r, MB_FRAMES);
 }
 
 /*
@@ -1379,7 +1381,7 @@ TEST_F(mb, redirect_to_peer_dev)
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 2));
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.marked);
 	mb_recv(self->dut_fd, MB_FRAMES, 0, &e, &r);
-	EXPECT_RX_EXACT(r, MB_FRAMES);
+	expect_rx_exact(_metadata, &r, MB_FRAMES);
 }
 
 /* XDP_REDIRECT into a veth pair of the dut's namespace */
@@ -1413,7 +1415,7 @@ TEST_F(mb, redirect_to_veth)
 	self->skel->bss->mb_mode = XDP_MB_REDIRECT;
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
 	mb_recv(fd, MB_FRAMES, 0, &e, &r);
-	EXPECT_RX_EXACT(r, MB_FRAMES);
+	expect_rx_exact(_metadata, &r, MB_FRAMES);
 	EXPECT_EQ(0ULL, self->skel->bss->mb_stats.marked);
 	close(fd);
 }
@@ -1425,22 +1427,23 @@ TEST_F(mb, redirect_to_veth)
  * to the peer (XDP_TX) or to the dut's stack (XDP_PASS)
  */
 static void mb_helpers(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(mb) *self, const FIXTURE_VARIANT(mb) *variant,
-		       bool tx)
+		       struct xsk_prog_bpf *skel, struct xsk_env *env,
+		       int fd, int grow_errno, bool tx)
 {
-	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
-	const unsigned char *dut = self->env->mac[XENV_DUT];
-	const unsigned char *peer = self->env->mac[XENV_PEER];
+	struct xdp_mb_stats *st = &skel->bss->mb_stats;
+	const unsigned char *dut = env->mac[XENV_DUT];
+	const unsigned char *peer = env->mac[XENV_PEER];
 	struct mb_expect e = { .dst = tx ? peer : dut, .src = tx ? dut : peer,
 			       .helpers = true };
 	static unsigned char orig[JUMBO_LEN];
 	struct rx_result r;
 
-	self->skel->bss->mb_mode = XDP_MB_HELPERS;
-	self->skel->bss->mb_helpers_tx = tx;
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_BATCH, 0, 1));
-	EXPECT_EQ(0ULL, st->helper_errors) TH_LOG("first error %d", st->first_error);
-	EXPECT_EQ(-variant->grow_errno, st->grow_ret);
+	skel->bss->mb_mode = XDP_MB_HELPERS;
+	skel->bss->mb_helpers_tx = tx;
+	ASSERT_EQ(0, mb_send(skel, env, MB_BATCH, 0, 1));
+	EXPECT_EQ(0ULL, st->helper_errors)
+		TH_LOG("first error %d", st->first_error);
+	EXPECT_EQ(-grow_errno, st->grow_ret);
 	EXPECT_EQ((__u64)MB_BATCH * JUMBO_LEN, st->bytes);
 	ASSERT_LT(st->linear, (__u32)JUMBO_LEN);
 	e.linear = st->linear;
@@ -1449,13 +1452,14 @@ static void mb_helpers(struct __test_metadata *_metadata,
 	xsk_pkt_build(orig, JUMBO_LEN, dut, peer, MB_FLOW, MB_BATCH - 1);
 	EXPECT_EQ(0, memcmp(st->cross, orig + e.linear - XDP_MB_CROSS_LEN / 2,
 			    XDP_MB_CROSS_LEN));
-	mb_recv(tx ? self->peer_fd : self->dut_fd, MB_BATCH, 0, &e, &r);
-	EXPECT_RX_EXACT(r, MB_BATCH);
+	mb_recv(fd, MB_BATCH, 0, &e, &r);
+	expect_rx_exact(_metadata, &r, MB_BATCH);
 }
 
 TEST_F(mb, helpers_then_tx)
 {
-	mb_helpers(_metadata, self, variant, true);
+	mb_helpers(_metadata, self->skel, self->env, self->peer_fd,
+		   variant->grow_errno, true);
 }
 
 /*
@@ -1467,7 +1471,8 @@ TEST_F(mb, helpers_then_pass)
 {
 	if (!variant->devs && !kernel_at_least(7, 2))
 		SKIP(return, "veth before 7.2 keeps skb->len when XDP changes fragments");
-	mb_helpers(_metadata, self, variant, false);
+	mb_helpers(_metadata, self->skel, self->env, self->dut_fd,
+		   variant->grow_errno, false);
 }
 
 static int set_mtu(const char *ifname, unsigned int mtu)
