@@ -1257,7 +1257,7 @@ static bool kernel_at_least(int major, int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
-static __u64 free_pages(void)
+static __u64 free_pages_now(void)
 {
 	char line[128];
 	__u64 v = 0;
@@ -1273,10 +1273,30 @@ static __u64 free_pages(void)
 }
 
 /*
+ * The machine's free pages, the most of 10 looks 100 ms apart: what other
+ * processes hold for a moment (a compiler run beside the test) is not a
+ * leak of ours
+ */
+static __u64 free_pages(void)
+{
+	__u64 v, most = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		v = free_pages_now();
+		if (v > most)
+			most = v;
+		usleep(100000);
+	}
+	return most;
+}
+
+/*
  * 100000 frames dropped: each counted once, with all its bytes and its
  * fragments, and their memory returned.  A lost page reference per frame
- * would keep 100000 pages or more; allow a quarter of that for what the
- * rest of the system does meanwhile.
+ * would keep 100000 pages or more (a 9014-byte frame is in 3 buffers);
+ * allow half of that for what the rest of the system does meanwhile (a
+ * busy host moved by 26000 pages in one run).
  */
 TEST_F_TIMEOUT(mb, drop_returns_memory, 600)
 {
@@ -1298,7 +1318,7 @@ TEST_F_TIMEOUT(mb, drop_returns_memory, 600)
 	EXPECT_EQ(1000ULL + MB_LEAK_FRAMES, st->frames);
 	EXPECT_EQ((1000ULL + MB_LEAK_FRAMES) * JUMBO_LEN, st->bytes);
 	EXPECT_EQ(st->frames, st->multi);
-	EXPECT_GT(MB_LEAK_FRAMES / 4, before > after ? before - after : 0);
+	EXPECT_GT(MB_LEAK_FRAMES / 2, before > after ? before - after : 0);
 	mb_recv(self->dut_fd, 0, 0, &e, &r);
 	EXPECT_EQ(0U, r.packets);
 }
