@@ -440,6 +440,49 @@ TEST_F(modes, generic_is_skb_copy)
 	EXPECT_FALSE(xdp_options_zc(self->port->socks[0]->fd));
 }
 
+/*
+ * The test environment, on the interfaces of XSK_DEVS when devs: 0,
+ * KSFT_SKIP when XSK_DEVS is unset, or -errno with err
+ */
+static int env_open(struct xsk_env **env, struct xenv_opts *o, bool devs,
+		    char *buf, size_t len, char *err)
+{
+	int ret;
+
+	if (devs) {
+		ret = xenv_devs_from_env(o, buf, len, err);
+		if (ret == -ENOENT)
+			return KSFT_SKIP;
+		if (ret)
+			return ret;
+	}
+	return xenv_create(env, o, err);
+}
+
+/* An AF_PACKET socket on ifindex, room for what a test sends; or -errno */
+static int packet_socket(int ifindex)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = ifindex,
+	};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+
+	if (fd < 0)
+		return -errno;
+	/* Room for every frame a test sends, read after the sending */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &(int){ 32 << 20 },
+		       sizeof(int)) ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Multi-buffer at MTU 9000                                                  */
 
@@ -476,15 +519,11 @@ FIXTURE_SETUP(jumbo)
 
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
-	if (variant->devs) {
-		ret = xenv_devs_from_env(&eo, self->devs, sizeof(self->devs),
-					 self->err);
-		if (ret == -ENOENT)
-			SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
-		ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
-	}
-	ASSERT_EQ(0, xenv_create(&self->env, &eo, self->err))
-		TH_LOG("%s", self->err);
+	ret = env_open(&self->env, &eo, variant->devs, self->devs,
+		       sizeof(self->devs), self->err);
+	if (ret == KSFT_SKIP)
+		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
 }
 
 /*
@@ -716,31 +755,19 @@ FIXTURE_VARIANT_ADD(nic, dev_zerocopy) {
 FIXTURE_SETUP(nic)
 {
 	struct xenv_opts o = {};
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	int ret;
 
 	self->peer_fd = -1;
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
-	if (variant->devs) {
-		ret = xenv_devs_from_env(&o, self->devs, sizeof(self->devs),
-					 self->err);
-		if (ret == -ENOENT)
-			SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
-		ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
-	}
-	ASSERT_EQ(0, xenv_create(&self->env, &o, self->err))
-		TH_LOG("%s", self->err);
+	ret = env_open(&self->env, &o, variant->devs, self->devs,
+		       sizeof(self->devs), self->err);
+	if (ret == KSFT_SKIP)
+		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
 	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
-	self->peer_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC,
-			       htons(ETH_P_ALL));
+	self->peer_fd = packet_socket(self->env->ifindex[XENV_PEER]);
 	ASSERT_LE(0, self->peer_fd);
-	/* Room for every frame a test sends, read after the sending */
-	ASSERT_EQ(0, setsockopt(self->peer_fd, SOL_SOCKET, SO_RCVBUFFORCE,
-				&(int){ 16 << 20 }, sizeof(int)));
-	sll.sll_protocol = htons(ETH_P_ALL);
-	sll.sll_ifindex = self->env->ifindex[XENV_PEER];
-	ASSERT_EQ(0, bind(self->peer_fd, (struct sockaddr *)&sll, sizeof(sll)));
 	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
 }
 
@@ -752,15 +779,21 @@ FIXTURE_TEARDOWN(nic)
 	xenv_destroy(self->env);
 }
 
+struct mb_expect;
+static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
+			  __u32 seq);
+
 /*
- * Read what the peer received (not what it sent) for up to RX_WAIT_MS, then
- * QUIET_MS more: want frames of len bytes, sequence first, first + 1, ...
+ * Read what arrived on an AF_PACKET socket (not what went out of it) for
+ * up to RX_WAIT_MS, then QUIET_MS more: want frames, sequence first, first
+ * + 1, ...; each of len bytes with its payload intact (check_frame()), or
+ * with e exactly as e says (mb_expected())
  */
-static void peer_recv(int fd, __u32 want, __u32 len, __u32 first,
-		      struct rx_result *r)
+static void pkt_recv(int fd, __u32 want, __u32 len, __u32 first,
+		     const struct mb_expect *e, struct rx_result *r)
 {
+	static unsigned char buf[JUMBO_LEN + 64], exp[JUMBO_LEN];
 	__u64 deadline = now_ms() + RX_WAIT_MS;
-	unsigned char buf[JUMBO_LEN];
 	bool quiet = false;
 
 	memset(r, 0, sizeof(*r));
@@ -775,7 +808,15 @@ static void peer_recv(int fd, __u32 want, __u32 len, __u32 first,
 			if (from.sll_pkttype == PACKET_OUTGOING)
 				continue;
 			r->packets++;
-			check_frame(r, buf, n, len, first);
+			if (!e) {
+				check_frame(r, buf, n, len, first);
+				continue;
+			}
+			len = mb_expected(exp, e, first + r->packets - 1);
+			if ((size_t)n != len)
+				r->bad_len++;
+			else if (memcmp(buf, exp, len))
+				r->bad_payload++;
 			continue;
 		}
 		if (!keep_waiting(r, want, &deadline, &quiet))
@@ -856,7 +897,7 @@ TEST_F(nic, tx_exact)
 				usleep(1000);
 		}
 		EXPECT_EQ(i + NIC_BATCH, xs->stats.tx_completed);
-		peer_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, &r);
+		pkt_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, NULL, &r);
 		packets += r.packets;
 		bad += r.bad_len + r.bad_payload + r.out_of_order;
 	}
@@ -941,7 +982,7 @@ TEST_F(nic, completions_exact)
 	usleep(QUIET_MS * 1000);
 	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
 	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
-	peer_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, &r);
+	pkt_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, NULL, &r);
 	EXPECT_GE(COMP_FRAMES, r.packets);
 	EXPECT_EQ(0U, r.bad_payload);
 	if (!variant->devs) {
@@ -1048,29 +1089,6 @@ FIXTURE_VARIANT_ADD(mb, dev) {
 	.held_side = XENV_DUT,
 };
 
-static int packet_socket(int ifindex)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = ifindex,
-	};
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
-
-	if (fd < 0)
-		return -errno;
-	/* Room for every frame a test sends, read after the sending */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &(int){ 32 << 20 },
-		       sizeof(int)) ||
-	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
 static int mb_attach(int ifindex, struct bpf_program *prog)
 {
 	return bpf_xdp_attach(ifindex, bpf_program__fd(prog),
@@ -1100,15 +1118,11 @@ FIXTURE_SETUP(mb)
 	self->peer_fd = -1;
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
-	if (variant->devs) {
-		ret = xenv_devs_from_env(&o, self->devs, sizeof(self->devs),
-					 self->err);
-		if (ret == -ENOENT)
-			SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
-		ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
-	}
-	ASSERT_EQ(0, xenv_create(&self->env, &o, self->err))
-		TH_LOG("%s", self->err);
+	ret = env_open(&self->env, &o, variant->devs, self->devs,
+		       sizeof(self->devs), self->err);
+	if (ret == KSFT_SKIP)
+		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
 	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
 	self->peer_fd = packet_socket(self->env->ifindex[XENV_PEER]);
 	ASSERT_LE(0, self->peer_fd);
@@ -1203,42 +1217,6 @@ static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
 	return JUMBO_LEN - XDP_MB_SHRINK + XDP_MB_GROW;
 }
 
-/*
- * Read what arrived on fd for up to RX_WAIT_MS, then QUIET_MS more: want
- * frames, sequence first, first + 1, ..., each exactly as e says
- */
-static void mb_recv(int fd, __u32 want, __u32 first,
-		    const struct mb_expect *e, struct rx_result *r)
-{
-	static unsigned char buf[JUMBO_LEN + 64], exp[JUMBO_LEN];
-	__u64 deadline = now_ms() + RX_WAIT_MS;
-	bool quiet = false;
-
-	memset(r, 0, sizeof(*r));
-	for (;;) {
-		struct sockaddr_ll from;
-		socklen_t fl = sizeof(from);
-		size_t len;
-		ssize_t n;
-
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, &fl);
-		if (n >= 0) {
-			if (from.sll_pkttype == PACKET_OUTGOING)
-				continue;
-			len = mb_expected(exp, e, first + r->packets++);
-			if ((size_t)n != len)
-				r->bad_len++;
-			else if (memcmp(buf, exp, len))
-				r->bad_payload++;
-			continue;
-		}
-		if (!keep_waiting(r, want, &deadline, &quiet))
-			break;
-		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 10);
-	}
-}
-
 static void expect_rx_exact(struct __test_metadata *_metadata,
 			    const struct rx_result *r, __u32 want)
 {
@@ -1319,7 +1297,7 @@ TEST_F_TIMEOUT(mb, drop_returns_memory, 600)
 	EXPECT_EQ((1000ULL + MB_LEAK_FRAMES) * JUMBO_LEN, st->bytes);
 	EXPECT_EQ(st->frames, st->multi);
 	EXPECT_GT(MB_LEAK_FRAMES / 2, before > after ? before - after : 0);
-	mb_recv(self->dut_fd, 0, 0, &e, &r);
+	pkt_recv(self->dut_fd, 0, JUMBO_LEN, 0, &e, &r);
 	EXPECT_EQ(0U, r.packets);
 }
 
@@ -1350,7 +1328,7 @@ TEST_F(mb, pass_exact)
 	self->skel->bss->mb_mode = XDP_MB_PASS;
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.multi);
-	mb_recv(self->dut_fd, MB_FRAMES, 0, &e, &r);
+	pkt_recv(self->dut_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
 	for (i = 0; i < MB_FRAMES; i++) {
 		ssize_t n = recv(udp, buf, sizeof(buf), MSG_DONTWAIT);
@@ -1377,7 +1355,7 @@ TEST_F(mb, tx_exact)
 
 	self->skel->bss->mb_mode = XDP_MB_TX;
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
-	mb_recv(self->peer_fd, MB_FRAMES, 0, &e, &r);
+	pkt_recv(self->peer_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
 }
 
@@ -1400,7 +1378,7 @@ TEST_F(mb, redirect_to_peer_dev)
 	self->skel->bss->mb_mode = XDP_MB_REDIRECT;
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 2));
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.marked);
-	mb_recv(self->dut_fd, MB_FRAMES, 0, &e, &r);
+	pkt_recv(self->dut_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
 }
 
@@ -1434,7 +1412,7 @@ TEST_F(mb, redirect_to_veth)
 	ASSERT_EQ(0, bpf_map_update_elem(map, &key, &out, BPF_ANY));
 	self->skel->bss->mb_mode = XDP_MB_REDIRECT;
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
-	mb_recv(fd, MB_FRAMES, 0, &e, &r);
+	pkt_recv(fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
 	EXPECT_EQ(0ULL, self->skel->bss->mb_stats.marked);
 	close(fd);
@@ -1472,7 +1450,7 @@ static void mb_helpers(struct __test_metadata *_metadata,
 	xsk_pkt_build(orig, JUMBO_LEN, dut, peer, MB_FLOW, MB_BATCH - 1);
 	EXPECT_EQ(0, memcmp(st->cross, orig + e.linear - XDP_MB_CROSS_LEN / 2,
 			    XDP_MB_CROSS_LEN));
-	mb_recv(fd, MB_BATCH, 0, &e, &r);
+	pkt_recv(fd, MB_BATCH, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_BATCH);
 }
 
