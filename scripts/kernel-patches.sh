@@ -16,7 +16,7 @@
 # saved as 0000-cover-letter.txt (not .patch: `git am patches/*.patch`
 # would stop at a patch without a diff).  Then the series is checked
 # (scripts/kernel-series-check.sh, without the bisect build).
-set -euo pipefail
+set -Eeuo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree="$top/kernel"
@@ -83,7 +83,7 @@ for c in "${work[@]}"; do
 	GIT_COMMITTER_DATE=$(k log -1 --format=%cI "$c") \
 	GIT_COMMITTER_NAME=$(k log -1 --format=%cn "$c") \
 	GIT_COMMITTER_EMAIL=$(k log -1 --format=%ce "$c") \
-		k cherry-pick --allow-empty -q "$c" >/dev/null
+		k cherry-pick --allow-empty "$c" >/dev/null
 done
 
 tmp=$(mktemp -d)
@@ -119,6 +119,13 @@ frames with XDP_USE_SG (a 9014-byte frame is three descriptors, the first
 two with XDP_PKT_CONTD).  A test that needs a feature the device lacks is
 skipped and says why (veth has no zero-copy).  Each test makes its own
 namespaces and removes them, also when killed.
+
+The mb tests cover XDP multi-buffer at MTU 9000 on veth and on a NIC pair
+(XSK_DEVS="DUT PEER"): 100000 frames dropped with their memory returned,
+XDP_PASS, XDP_TX and XDP_REDIRECT (out of the other interface and into a
+veth) byte for byte, bpf_xdp_get_buff_len(), load/store_bytes and
+adjust_tail across fragments, and the MTU and program rules with their
+errno values and extack messages.
 
 The programs are built with clang and bpftool from the system, and linked
 with the system's libbpf, like samples built outside the tree.
