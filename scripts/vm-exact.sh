@@ -15,6 +15,9 @@
 # EXACT_PAIRS ("veth igb" by default) chooses the pairs; EXACT_COUNT
 # (200000), EXACT_REPEAT (5), EXACT_ACTIONS (XDP_DROP,XDP_TX,XDP_PASS,
 # XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
+# AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with it: EXACT_RXDROP_VETH
+# (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their bind modes on each
+# pair, EXACT_RXDROP=0 leaves them out.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +26,8 @@ out=${VM_OUT:-/tmp}
 
 die() { echo "vm-exact: $*" >&2; exit 1; }
 
+[ "${1:-}" = -h ] || [ "${1:-}" = --help ] &&
+	{ sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//p}' "$0"; exit 0; }
 [ $# -ge 1 ] || die "usage: vm-exact.sh NAME [XDP_SWEEP_OPTIONS...]"
 name=$1
 shift
@@ -38,8 +43,11 @@ mkdir -p "$out/sweeps" || die "cannot make $out/sweeps"
 rc=0
 for pair in ${EXACT_PAIRS:-veth igb}; do
 	devs=()
+	rxdrop=()
 	case "$pair" in
-	veth) ;;
+	veth)
+		[ "${EXACT_RXDROP:-1}" = 0 ] ||
+			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}") ;;
 	igb)
 		read -r -a nics <<< "${VM_IGB:-}"
 		[ ${#nics[@]} -eq 2 ] ||
@@ -48,11 +56,13 @@ for pair in ${EXACT_PAIRS:-veth igb}; do
 			ethtool -C "$d" rx-usecs 0 ||
 				die "$d: cannot turn interrupt throttling off"
 		done
-		devs=(--devs "${nics[0]},${nics[1]}") ;;
+		devs=(--devs "${nics[0]},${nics[1]}")
+		[ "${EXACT_RXDROP:-1}" = 0 ] ||
+			rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}") ;;
 	*) die "EXACT_PAIRS: '$pair' is neither veth nor igb" ;;
 	esac
-	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} $*"
-	"$sweep" "${opts[@]}" "${devs[@]}" "$@" > "$out/$name-$pair.txt"
+	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} ${rxdrop[*]} $*"
+	"$sweep" "${opts[@]}" "${devs[@]}" "${rxdrop[@]}" "$@" > "$out/$name-$pair.txt"
 	st=$?
 	cat "$out/$name-$pair.txt"
 	json=$(tail -1 "$out/$name-$pair.txt")
