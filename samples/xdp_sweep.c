@@ -137,6 +137,7 @@ struct config {
 	/* exact cost mode (Documentation/exact_cost.rst) */
 	__u64 count;		/* counted runs: exactly this many frames */
 	__u64 rate;		/* paced: frames per second, one per call */
+	__u64 rxdrop_rate;	/* --rxdrop's pace (default: rate) */
 	bool icount;		/* the clock counts guest instructions */
 	char devs_buf[2 * IF_NAMESIZE + 2];
 	const char *dev[2];	/* a connected NIC pair instead of veth */
@@ -168,6 +169,8 @@ static void usage(FILE *f, const char *prog)
 		"      --rxdrop=MODES    AF_XDP rxdrop (xdpsock's loop) beside the matrix, in\n"
 		"                        these bind modes: copy, zerocopy (zc), generic; also\n"
 		"                        counted (the app then waits in poll()) and on --devs\n"
+		"      --rxdrop-rate=PPS the --rxdrop rows' pace (default --rate's): a counted\n"
+		"                        run on one CPU loses frames at full speed\n"
 		"      --count=N         counted runs of exactly N frames (no duration; with\n"
 		"                        --warmup > 0 a first run per point is not recorded)\n"
 		"      --rate=PPS        pace the generator: one frame per BPF_PROG_RUN call\n"
@@ -332,7 +335,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
 	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
-	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP };
+	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -360,6 +363,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "icount", no_argument, NULL, O_ICOUNT },
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "rxdrop", required_argument, NULL, O_RXDROP },
+		{ "rxdrop-rate", required_argument, NULL, O_RXDROP_RATE },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -458,6 +462,11 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (parse_rxdrop(optarg, cfg))
 				return -EINVAL;
 			break;
+		case O_RXDROP_RATE:
+			if (cli_double("xdp_sweep", "--rxdrop-rate", optarg, 1, 1e9, &v))
+				return -EINVAL;
+			cfg->rxdrop_rate = v;
+			break;
 		case O_LEVEL:
 			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
 				       &cfg->level))
@@ -505,6 +514,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cfg->stacks && cfg->nstk) {
 		fprintf(stderr, "xdp_sweep: --stacks and --rxdrop: one or the other\n");
+		return -EINVAL;
+	}
+	if (cfg->rxdrop_rate && !cfg->nstk) {
+		fprintf(stderr, "xdp_sweep: --rxdrop-rate needs --rxdrop\n");
 		return -EINVAL;
 	}
 	if (cfg->nstk && (cfg->ab || cfg->threaded)) {
@@ -627,7 +640,7 @@ static int open_stack(const struct config *cfg, struct stack_point *sp)
 		.port = { .mode = stack_defs[def].xmode },
 		.pkt_size = sp->size,
 		.count = cfg->count,
-		.rate_pps = cfg->rate,
+		.rate_pps = cfg->rxdrop_rate ?: cfg->rate,
 		.poll = cfg->count > 0,
 		.dev = { cfg->dev[0], cfg->dev[1] },
 		.app_cpu = -1,
@@ -845,6 +858,7 @@ static void stacks_json(struct json *j, const struct config *cfg,
 		json_kv_u64(j, "counted", s.counted);
 		json_kv_u64(j, "lost", s.lost);
 		json_kv_bool(j, "app_poll", cfg->count > 0);
+		json_kv_u64(j, "rate_pps", cfg->rxdrop_rate ?: cfg->rate);
 		json_key(j, "runs");
 		json_begin_array(j);
 		for (k = 0; k < cfg->repeat; k++) {

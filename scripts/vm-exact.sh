@@ -17,7 +17,10 @@
 # XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
 # AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with it: EXACT_RXDROP_VETH
 # (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their bind modes on each
-# pair, EXACT_RXDROP=0 leaves them out.
+# pair, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
+# generator call at EXACT_RXDROP_RATE (20000) frames a second of guest time:
+# at full speed the generator fills the socket's ring before the
+# application, on the same single CPU, gets to run.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +50,8 @@ for pair in ${EXACT_PAIRS:-veth igb}; do
 	case "$pair" in
 	veth)
 		[ "${EXACT_RXDROP:-1}" = 0 ] ||
-			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}") ;;
+			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}"
+				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}") ;;
 	igb)
 		read -r -a nics <<< "${VM_IGB:-}"
 		[ ${#nics[@]} -eq 2 ] ||
@@ -58,7 +62,8 @@ for pair in ${EXACT_PAIRS:-veth igb}; do
 		done
 		devs=(--devs "${nics[0]},${nics[1]}")
 		[ "${EXACT_RXDROP:-1}" = 0 ] ||
-			rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}") ;;
+			rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
+				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}") ;;
 	*) die "EXACT_PAIRS: '$pair' is neither veth nor igb" ;;
 	esac
 	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} ${rxdrop[*]} $*"
