@@ -4,7 +4,8 @@
 # vm-exact.sh NAME [XDP_SWEEP_OPTIONS...] - run in the test guest under
 # QEMU's -icount shift=0 (scripts/exact-cost.sh): the project's xdp_sweep in
 # exact cost mode (--icount --count), on a veth pair and on the igb pair,
-# each result as $VM_OUT/NAME-veth.json and $VM_OUT/NAME-igb.json.
+# at full speed and paced, each result as $VM_OUT/NAME-PAIR.json (PAIR veth,
+# igb, igb-paced).
 #
 # What makes the counts repeat (Documentation/exact_cost.rst): one guest
 # CPU, the generator and the receive path on it; counted runs (every frame
@@ -12,12 +13,17 @@
 # pair with interrupt throttling off (rx-usecs 0), so that its interrupts
 # come when the frames do, not when an adaptive timer says.
 #
-# EXACT_PAIRS ("veth igb" by default) chooses the pairs; EXACT_COUNT
+# EXACT_PAIRS ("veth igb igb-paced" by default) chooses the pairs:
+# igb-paced is the igb pair with one frame per generator call and per NAPI
+# poll (--rate EXACT_PACED_RATE, 20000 frames a second of guest time, and
+# --count EXACT_PACED_COUNT, 10000), where an injected cost is additive
+# (at full speed it is not: the batching into polls changes with it).
+# EXACT_COUNT
 # (200000), EXACT_REPEAT (5), EXACT_ACTIONS (XDP_DROP,XDP_TX,XDP_PASS,
 # XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
-# AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with it: EXACT_RXDROP_VETH
-# (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their bind modes on each
-# pair, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
+# AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with veth and igb-paced:
+# EXACT_RXDROP_VETH (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their
+# bind modes, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
 # generator call at EXACT_RXDROP_RATE (20000) frames a second of guest time:
 # at full speed the generator fills the socket's ring before the
 # application, on the same single CPU, gets to run.
@@ -44,15 +50,16 @@ opts=(--icount --count "${EXACT_COUNT:-200000}" --repeat "${EXACT_REPEAT:-5}"
 mkdir -p "$out/sweeps" || die "cannot make $out/sweeps"
 
 rc=0
-for pair in ${EXACT_PAIRS:-veth igb}; do
+for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 	devs=()
 	rxdrop=()
+	paced=()
 	case "$pair" in
 	veth)
 		[ "${EXACT_RXDROP:-1}" = 0 ] ||
 			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}"
 				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}") ;;
-	igb)
+	igb|igb-paced)
 		read -r -a nics <<< "${VM_IGB:-}"
 		[ ${#nics[@]} -eq 2 ] ||
 			die "want two igb NICs, found: ${VM_IGB:-none}"
@@ -61,13 +68,18 @@ for pair in ${EXACT_PAIRS:-veth igb}; do
 				die "$d: cannot turn interrupt throttling off"
 		done
 		devs=(--devs "${nics[0]},${nics[1]}")
-		[ "${EXACT_RXDROP:-1}" = 0 ] ||
-			rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
-				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}") ;;
-	*) die "EXACT_PAIRS: '$pair' is neither veth nor igb" ;;
+		if [ "$pair" = igb-paced ]; then
+			paced=(--rate "${EXACT_PACED_RATE:-20000}"
+			       --count "${EXACT_PACED_COUNT:-10000}")
+			[ "${EXACT_RXDROP:-1}" = 0 ] ||
+				rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
+					--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}")
+		fi ;;
+	*) die "EXACT_PAIRS: '$pair' is not veth, igb or igb-paced" ;;
 	esac
-	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} ${rxdrop[*]} $*"
-	"$sweep" "${opts[@]}" "${devs[@]}" "${rxdrop[@]}" "$@" > "$out/$name-$pair.txt"
+	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} ${paced[*]} ${rxdrop[*]} $*"
+	"$sweep" "${opts[@]}" "${devs[@]}" "${paced[@]}" "${rxdrop[@]}" "$@" \
+		> "$out/$name-$pair.txt"
 	st=$?
 	cat "$out/$name-$pair.txt"
 	json=$(tail -1 "$out/$name-$pair.txt")
