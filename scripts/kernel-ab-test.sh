@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel-ab-test.sh [--kernel IMAGE] [--out DIR] [--tolerance PCT]
-#                   [--same-tolerance PCT] - the
+#                   [--same-tolerance PCT] [--xsk-tolerance PCT] - the
 # proof that the exact-cost A/B is exact (make kernel-ab-test), in two boots
 # of one kernel under QEMU -icount, on the veth pair at full speed and the
 # igb pair paced (igb-paced: one frame per NAPI poll; at full speed an
@@ -16,7 +16,9 @@
 #    medians moved by up to 0.195% in the spread study and once by 0.308%,
 #    veth XDP_REDIRECT, in a CI run), but igb XDP_PASS, whose runs step
 #    between levels about 39 insns/pkt apart, and the AF_XDP rows'
-#    application time: shown, not judged.
+#    application time: shown, not judged.  The AF_XDP rows' NET_RX cost
+#    is judged within --xsk-tolerance (default 2%: their runs spread by up
+#    to 1.24% within a boot, and igb zero-copy moved by 0.87% between two).
 # 2. an injected change of known size: the XDP program with N more spin
 #    units per frame (xdp_sweep --spin; A has 1, so that the loop's set-up
 #    is on both sides).  One unit's cost u is counted first, from 1000
@@ -27,8 +29,11 @@
 #    and +100 on XDP_REDIRECT 3.6 short, 0.40% and 0.38%; the 0.1% spread
 #    holds at the 200000 frames of kernel-ab), or within the spread (max -
 #    min) of A's runs plus that of B's on that path when that is larger,
-#    and at least 0.5 insns.  The same on the paced igb pair, but XDP_PASS
-#    (its levels, above), which is shown.
+#    and at least 0.5 insns.  The same on the paced igb pair for N = 10
+#    on every path and N = 100 on XDP_DROP, but XDP_PASS (its levels,
+#    above); N = 100 on XDP_TX and XDP_REDIRECT is shown: it comes out
+#    about 135 insns/pkt above +100*u, as the dearer program changes how
+#    many NET_RX softirqs a frame takes (3.47 to 2.98 on XDP_TX).
 #
 # Prints the A/B reports and one line per check; ends with "N passed,
 # N failed".  Exit status 0 when every check passed.
@@ -39,6 +44,7 @@ kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 out="$top/build/kernel-ab-test"
 tolerance=0.5
 same_tolerance=0.5
+xsk_tolerance=2
 
 die() { echo "kernel-ab-test: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -49,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	--same-tolerance) same_tolerance=${2:?--same-tolerance needs a percentage}; shift 2 ;;
+	--xsk-tolerance) xsk_tolerance=${2:?--xsk-tolerance needs a percentage}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -56,6 +63,7 @@ done
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
 case "$same_tolerance" in ''|*[!0-9.]*) die "--same-tolerance '$same_tolerance' is not a percentage" ;; esac
+case "$xsk_tolerance" in ''|*[!0-9.]*) die "--xsk-tolerance '$xsk_tolerance' is not a percentage" ;; esac
 compare="$top/build/bin/xdp_compare"
 [ -x "$compare" ] || die "$compare missing (make)"
 
@@ -108,11 +116,14 @@ for same in a-veth a-igb-paced x-veth; do
 	"$compare" --json --tolerance "$same_tolerance" "$a1" "$a2" > "$out/same-$same.json"
 	while read -r verdict what; do
 		check "$verdict" "$what"
-	done < <(python3 - "$out/same-$same.json" "$pair" <<'PY'
+	done < <(python3 - "$out/same-$same.json" "$pair" "$xsk_tolerance" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 for p in r["points"]:
     ok = p["within_tolerance"]
+    if "stack" in p:
+        # AF_XDP rxdrop: its own tolerance (header)
+        ok = abs(p["delta_pct"]) <= float(sys.argv[3])
     # igb XDP_PASS: runs step between levels ~36-39 insns/pkt apart
     # (exact_cost.rst); an AF_XDP application's time: not studied enough
     # to be judged; shown
@@ -173,8 +184,11 @@ for n in (1, 10, 100):
         room = max(tol / 100 * a[path], 0.5, a_spread[path] + k_spread[path])
         ok = abs(got - want) <= room
         what = "allowed +-%.2f" % room
-        # igb XDP_PASS steps between levels (exact_cost.rst): shown
-        info = pair == "igb-paced" and path.startswith("XDP_PASS")
+        # igb XDP_PASS steps between levels; paced igb XDP_TX and
+        # XDP_REDIRECT take fewer softirqs per frame with 100 units
+        # (exact_cost.rst): shown
+        info = pair == "igb-paced" and (path.startswith("XDP_PASS") or
+            (n == 100 and not path.startswith("XDP_DROP")))
         print("info" if info else "ok" if ok else "fail",
               "%s %s: +%d unit(s) = %+.2f insns per packet, expected %+.2f "
               "(u = %.3f insns, %s)" % (pair, path, n, got, want, u, what))
