@@ -138,6 +138,7 @@ struct config {
 	__u64 count;		/* counted runs: exactly this many frames */
 	__u64 rate;		/* paced: frames per second, one per call */
 	__u64 rxdrop_rate;	/* --rxdrop's pace (default: rate) */
+	__u64 rxdrop_count;	/* --rxdrop's frames a run (default: count) */
 	bool icount;		/* the clock counts guest instructions */
 	char devs_buf[2 * IF_NAMESIZE + 2];
 	const char *dev[2];	/* a connected NIC pair instead of veth */
@@ -171,6 +172,7 @@ static void usage(FILE *f, const char *prog)
 		"                        counted (the app then waits in poll()) and on --devs\n"
 		"      --rxdrop-rate=PPS the --rxdrop rows' pace (default --rate's): a counted\n"
 		"                        run on one CPU loses frames at full speed\n"
+		"      --rxdrop-count=N  the --rxdrop rows' frames a run (default --count's)\n"
 		"      --count=N         counted runs of exactly N frames (no duration; with\n"
 		"                        --warmup > 0 the first runs per point are not\n"
 		"                        recorded: until one loses nothing, paced one more)\n"
@@ -336,7 +338,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
 	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
-	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE };
+	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE,
+	       O_RXDROP_COUNT };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -365,6 +368,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "rxdrop", required_argument, NULL, O_RXDROP },
 		{ "rxdrop-rate", required_argument, NULL, O_RXDROP_RATE },
+		{ "rxdrop-count", required_argument, NULL, O_RXDROP_COUNT },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -468,6 +472,11 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 				return -EINVAL;
 			cfg->rxdrop_rate = v;
 			break;
+		case O_RXDROP_COUNT:
+			if (cli_double("xdp_sweep", "--rxdrop-count", optarg, 1, 1e12, &v))
+				return -EINVAL;
+			cfg->rxdrop_count = v;
+			break;
 		case O_LEVEL:
 			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
 				       &cfg->level))
@@ -517,8 +526,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		fprintf(stderr, "xdp_sweep: --stacks and --rxdrop: one or the other\n");
 		return -EINVAL;
 	}
-	if (cfg->rxdrop_rate && !cfg->nstk) {
-		fprintf(stderr, "xdp_sweep: --rxdrop-rate needs --rxdrop\n");
+	if ((cfg->rxdrop_rate || cfg->rxdrop_count) && !cfg->nstk) {
+		fprintf(stderr, "xdp_sweep: --rxdrop-rate and --rxdrop-count need --rxdrop\n");
+		return -EINVAL;
+	}
+	if (cfg->rxdrop_count && !cfg->count) {
+		fprintf(stderr, "xdp_sweep: --rxdrop-count needs --count (counted runs)\n");
 		return -EINVAL;
 	}
 	if (cfg->nstk && (cfg->ab || cfg->threaded)) {
@@ -610,10 +623,16 @@ static int measure(const struct config *cfg, struct point *p, struct run *run)
 			     0, NULL, NULL, &cli_stop, &run->r, run->err);
 }
 
+/* The rxdrop rows' frames a counted run, 0 for timed runs */
+static __u64 stack_count(const struct config *cfg)
+{
+	return cfg->rxdrop_count ?: cfg->count;
+}
+
 /* A counted rxdrop run loses what was sent and not received */
 static __u64 stack_lost(const struct config *cfg, const struct xskb_result *r)
 {
-	if (!cfg->count)
+	if (!stack_count(cfg))
 		return r->drops;
 	return r->gen_sent > r->packets ? r->gen_sent - r->packets : 0;
 }
@@ -627,7 +646,7 @@ static int measure_stack(const struct config *cfg, struct stack_point *sp,
 	}
 	/* counted: no limit but the bench's own (nothing moves for 5 s) */
 	return xskb_run(sp->bench, cfg->warmup * 1e9,
-			cfg->count ? 0 : cfg->duration * 1e9, 0, NULL, NULL,
+			stack_count(cfg) ? 0 : cfg->duration * 1e9, 0, NULL, NULL,
 			&cli_stop, &run->r, run->err);
 }
 
@@ -645,9 +664,9 @@ static int open_stack(const struct config *cfg, struct stack_point *sp)
 		.afp = stack_defs[def].afp,
 		.port = { .mode = stack_defs[def].xmode },
 		.pkt_size = sp->size,
-		.count = cfg->count,
+		.count = stack_count(cfg),
 		.rate_pps = cfg->rxdrop_rate ?: cfg->rate,
-		.poll = cfg->count > 0,
+		.poll = stack_count(cfg) > 0,
 		.dev = { cfg->dev[0], cfg->dev[1] },
 		.app_cpu = -1,
 		.gen_cpu = 0,
@@ -656,7 +675,7 @@ static int open_stack(const struct config *cfg, struct stack_point *sp)
 	int ret, i, warm = 0;
 
 	ret = xskb_open(&sp->bench, &o, sp->err);
-	for (i = 0; !ret && cfg->count && cfg->warmup > 0; i++) {
+	for (i = 0; !ret && stack_count(cfg) && cfg->warmup > 0; i++) {
 		ret = measure_stack(cfg, sp, &r);
 		if (ret) {
 			snprintf(sp->err, sizeof(sp->err), "warm-up: %.240s", r.err);
@@ -864,7 +883,8 @@ static void stacks_json(struct json *j, const struct config *cfg,
 		json_kv_u64(j, "sent", s.sent);
 		json_kv_u64(j, "counted", s.counted);
 		json_kv_u64(j, "lost", s.lost);
-		json_kv_bool(j, "app_poll", cfg->count > 0);
+		json_kv_bool(j, "app_poll", stack_count(cfg) > 0);
+		json_kv_u64(j, "count", stack_count(cfg));
 		json_kv_u64(j, "rate_pps", cfg->rxdrop_rate ?: cfg->rate);
 		json_key(j, "runs");
 		json_begin_array(j);
@@ -1108,7 +1128,7 @@ static void print_stacks_icount(const struct config *cfg,
 	       "insns/pkt its NET_RX softirq instructions per frame, app insns the receiving\n"
 	       "thread's (schedstat: its own work, its poll() calls, and any softirq that\n"
 	       "ran on its time), median of the runs\n",
-	       cfg->count ? ", which waits in poll()" : "");
+	       stack_count(cfg) ? ", which waits in poll()" : "");
 }
 
 static void print_table_icount(const struct config *cfg, struct point *pts,

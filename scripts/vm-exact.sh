@@ -24,9 +24,9 @@
 # AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with veth and igb-paced:
 # EXACT_RXDROP_VETH (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their
 # bind modes, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
-# generator call at EXACT_RXDROP_RATE (20000) frames a second of guest time:
-# at full speed the generator fills the socket's ring before the
-# application, on the same single CPU, gets to run.
+# generator call at EXACT_RXDROP_RATE (20000) frames a second of guest time,
+# EXACT_PACED_COUNT frames a run: at full speed the generator fills the
+# socket's ring before the application, on the same single CPU, runs.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +58,8 @@ for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 	veth)
 		[ "${EXACT_RXDROP:-1}" = 0 ] ||
 			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}"
-				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}") ;;
+				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}"
+				--rxdrop-count "${EXACT_PACED_COUNT:-10000}") ;;
 	igb|igb-paced)
 		read -r -a nics <<< "${VM_IGB:-}"
 		[ ${#nics[@]} -eq 2 ] ||
@@ -73,7 +74,8 @@ for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 			       --count "${EXACT_PACED_COUNT:-10000}")
 			[ "${EXACT_RXDROP:-1}" = 0 ] ||
 				rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
-					--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}")
+					--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}"
+					--rxdrop-count "${EXACT_PACED_COUNT:-10000}")
 		fi ;;
 	*) die "EXACT_PAIRS: '$pair' is not veth, igb or igb-paced" ;;
 	esac

@@ -195,7 +195,7 @@ TEST_F_TIMEOUT(stacks, rxdrop_counted, 150)
 		SKIP(return, "needs root");
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd),
-		 "%s/xdp_sweep --rxdrop copy,zc --count 5000 --rxdrop-rate 200000 --actions XDP_DROP --modes native --sizes 64 --repeat 2 --no-plot --out %s 2>/dev/null",
+		 "%s/xdp_sweep --rxdrop copy,zc --count 2000 --rxdrop-count 5000 --rxdrop-rate 200000 --actions XDP_DROP --modes native --sizes 64 --repeat 2 --no-plot --out %s 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "XDP_DROP     native     64")) TH_LOG("%s", out);
@@ -215,6 +215,8 @@ TEST_F_TIMEOUT(stacks, rxdrop_counted, 150)
 		 "s = st[0]\n"
 		 "assert s['app_poll'] is True and s['runs_ok'] == 2, s\n"
 		 "assert s['rate_pps'] == 200000 and doc['options']['rate_pps'] == 0, s\n"
+		 "assert s['count'] == 5000 and doc['options']['count'] == 2000, s\n"
+		 "assert doc['points'][0]['counted'] == 2 * 2000, doc['points'][0]\n"
 		 "assert s['lost'] == 0 and s['counted'] == s['sent'] == 10000, s\n"
 		 "assert all(r['packets'] == 5000 and r['lost'] == 0 for r in s['runs']), s\n"
 		 "assert s['ns_per_pkt']['median'] > 0 and s['app_ns_per_pkt']['median'] > 0, s\n"
@@ -240,7 +242,9 @@ TEST(rxdrop_options)
 		{ "--rxdrop copy --threaded", "not with --ab or --threaded" },
 		{ "--rxdrop copy --sizes 9000", "no size up to 1514" },
 		{ "--stacks --count 100", "(--rxdrop does)" },
-		{ "--rxdrop-rate 1000", "--rxdrop-rate needs --rxdrop" },
+		{ "--rxdrop-rate 1000", "need --rxdrop" },
+		{ "--rxdrop-count 1000", "need --rxdrop" },
+		{ "--rxdrop copy --rxdrop-count 1000", "--rxdrop-count needs --count" },
 		{ "--rxdrop copy --rxdrop-rate 0", "--rxdrop-rate" },
 	};
 	const char *bin = getenv("BIN") ?: "build/bin";
