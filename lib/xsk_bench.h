@@ -135,8 +135,9 @@ const char *xskb_ifname(const struct xsk_bench *b);
 /*
  * Run for duration_ns after warmup_ns (own pair: the generator runs through
  * both); with opts.count, until that many frames are done (duration_ns is
- * then a limit, 0 none: the run still ends when nothing moved for 5 s).  Every interval_ns (0: never) tick() gets the snapshots at
- * the interval's ends.  *stop ends the run early.
+ * then a limit, 0 none: the run still ends when nothing moved for 5 s).
+ * Every interval_ns (0: never) tick() gets the snapshots at the interval's
+ * ends.  *stop ends the run early.
  */
 typedef void (*xskb_tick_fn)(const struct xskb_snap *a,
 			     const struct xskb_snap *b, void *ctx);
