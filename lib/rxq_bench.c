@@ -333,6 +333,7 @@ int rxq_bench_snapshot(struct rxq_bench *b, struct rxq_snapshot *s)
 		for (cpu = 0; cpu < (__u32)b->ncpus; cpu++) {
 			s->net_rx_ns[cpu] = sc[cpu].net_rx_ns;
 			s->net_rx_foreign_ns[cpu] = sc[cpu].net_rx_foreign_ns;
+			s->net_rx_count[cpu] = sc[cpu].net_rx_count;
 		}
 	if (b->napi_tid) {
 		uint64_t ns;
@@ -551,6 +552,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		__u64 d = cur.net_rx_ns[cpu] - s0.net_rx_ns[cpu] - f;
 
 		r->foreign_net_rx_ns += f;
+		r->net_rx_softirqs += cur.net_rx_count[cpu] -
+				      s0.net_rx_count[cpu];
 		r->cpu_ns += d;
 		if (d > cur.net_rx_ns[r->rx_cpu] - s0.net_rx_ns[r->rx_cpu])
 			r->rx_cpu = cpu;

@@ -56,6 +56,7 @@ struct rxq_snapshot {
 	__u64 rxq_packets[RXQ_MAX_QUEUES];
 	__u64 net_rx_ns[RXQ_MAX_CPUS];		/* softirq tracepoints */
 	__u64 net_rx_foreign_ns[RXQ_MAX_CPUS];	/* of them, others' traffic */
+	__u64 net_rx_count[RXQ_MAX_CPUS];	/* NET_RX softirqs run */
 	__u64 napi_ns;				/* threaded NAPI's kthread */
 };
 
@@ -66,6 +67,8 @@ struct rxq_result {
 	/* receive path: NET_RX softirq (or NAPI thread), less foreign */
 	__u64 cpu_ns;
 	__u64 foreign_net_rx_ns;	/* NET_RX in others' context */
+	__u64 net_rx_softirqs;		/* NET_RX softirqs run (all, foreign
+					 * included) */
 	double ns_per_pkt;
 	int rx_cpu;		/* the CPU where most of it ran */
 	__u64 issues;

@@ -330,6 +330,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 			.no_peer_prog = true,
 			/* veth0 needs a NAPI for the generator's frames */
 			.dut_gro = o->afpacket || generic,
+			.dev = { o->dev[0], o->dev[1] },
 		};
 
 		ret = xenv_create(&b->env, &eo, err);
@@ -756,6 +757,13 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		return xsk_errf(err, ret, "cannot pin the application thread to CPU %d: %s",
 				b->o.app_cpu, strerror(-ret));
 	}
+	start = mono_ns();
+	wend = start + warmup_ns;
+	end = wend + duration_ns;
+	in_window = !warmup_ns;
+	/* A counted run's window opens before the generator's first frame */
+	window_open(b, &c, tid, sc0, &w);
+	prev = w.s;
 	if (gen) {
 		g.o.pkt_size = b->o.pkt_size;
 		g.o.flows = 1;
@@ -770,13 +778,6 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			return ret;
 		}
 	}
-
-	start = mono_ns();
-	wend = start + warmup_ns;
-	end = wend + duration_ns;
-	in_window = !warmup_ns;
-	window_open(b, &c, tid, sc0, &w);
-	prev = w.s;
 	next = start + (interval_ns ?: end - start);
 	idle_since = start;
 	while (!(stop && *stop)) {
@@ -820,7 +821,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			next += interval_ns;
 		}
 		if (counted ? count_done(b, &c, &g, idle_since) ||
-			      now >= start + duration_ns : now >= end)
+			      (duration_ns && now >= start + duration_ns) :
+			      now >= end)
 			break;
 	}
 	own_cpu_ns(tid, &cpu1);
@@ -897,7 +899,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->pps = r->duration_ns ? r->packets * 1e9 / r->duration_ns : 0;
 	r->app_cpu_ns = cpu1 - w.cpu;
 	/* It polls without sleeping: less than half the window on a CPU */
-	r->disturbed = r->app_cpu_ns < r->duration_ns / 2;
+	r->disturbed = !b->o.poll && r->app_cpu_ns < r->duration_ns / 2;
 	r->app_ns_per_pkt = r->packets ? (double)r->app_cpu_ns / r->packets : 0;
 	r->net_rx_known = b->sirq;
 	r->net_rx_cpu = -1;

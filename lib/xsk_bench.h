@@ -38,6 +38,12 @@ const char *xskb_kind_name(enum xskb_kind k);
 struct xskb_opts {
 	enum xskb_kind kind;
 	const char *ifname;	/* NULL: the project's veth pair */
+	/*
+	 * Without ifname: two connected interfaces (a NIC pair) instead of
+	 * the veth pair, moved into the pair's namespaces (xenv_opts.dev);
+	 * the generator sends out of dev[1] towards dev[0]
+	 */
+	const char *dev[2];
 	struct xsk_port_opts port;	/* AF_XDP (ifname is set by open) */
 	bool afpacket;		/* rxdrop on AF_PACKET instead */
 	enum afp_backend afp;
@@ -88,9 +94,9 @@ struct xskb_result {
 	__u64 app_cpu_ns;
 	int app_cpu;		/* where it ran last */
 	double app_ns_per_pkt;
-	bool disturbed;		/* the thread, which never sleeps, was on a
-				 * CPU for less than half the window: other
-				 * tasks took it */
+	bool disturbed;		/* the thread, which never sleeps (no poll),
+				 * was on a CPU for less than half the
+				 * window: other tasks took it */
 	/* the receive side: NET_RX softirq on every CPU, less foreign */
 	bool net_rx_known;
 	__u64 net_rx_ns;
@@ -129,8 +135,9 @@ const char *xskb_ifname(const struct xsk_bench *b);
 /*
  * Run for duration_ns after warmup_ns (own pair: the generator runs through
  * both); with opts.count, until that many frames are done (duration_ns is
- * then a limit).  Every interval_ns (0: never) tick() gets the snapshots at
- * the interval's ends.  *stop ends the run early.
+ * then a limit, 0 none: the run still ends when nothing moved for 5 s).
+ * Every interval_ns (0: never) tick() gets the snapshots at the interval's
+ * ends.  *stop ends the run early.
  */
 typedef void (*xskb_tick_fn)(const struct xskb_snap *a,
 			     const struct xskb_snap *b, void *ctx);

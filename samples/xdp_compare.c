@@ -4,6 +4,8 @@
  * every point in both, the change of the median ns/pkt (in %, ns and TSC
  * cycles), of the median Mpps, and a 95% CI of the ns difference (Welch's
  * t on the runs), with a mark when the change is not told from noise.
+ * Receive-stack rows (xdp_sweep --stacks, --rxdrop) are compared as well:
+ * their NET_RX cost and the application thread's.
  * Refuses results from different machines, tool versions or measurement
  * options unless --force.  Documentation/compare.rst.
  */
@@ -37,6 +39,9 @@ struct side {
 	double ghz;
 	const struct jr_value *opts;
 	const struct jr_value *points;
+	/* what is compared: the points, then the stacks' rows */
+	const struct jr_value **items;
+	size_t nitems;
 };
 
 struct diff {
@@ -52,6 +57,7 @@ struct sample {
 
 struct row {
 	const struct jr_value *pa, *pb;
+	const char *field;	/* the runs' cost: ns_per_pkt, app_ns_per_pkt */
 	char label[128];
 	struct sample a, b;
 	double d_ns, d_pct, d_cyc, mpps_pct;
@@ -162,8 +168,46 @@ static int check_points(const struct side *s)
 	return err;
 }
 
+/* The receive stacks' rows (optional): stack, mode (or null), size, runs */
+static int check_stacks(const struct side *s, const struct jr_value *st)
+{
+	size_t i, k;
+	int err = 0;
+
+	if (st->type != JR_ARRAY)
+		return bad(s, "not a valid sweep result: stacks is not an array");
+	for (i = 0; i < st->len && !err; i++) {
+		const struct jr_value *p = &st->items[i], *runs;
+		char where[64];
+
+		snprintf(where, sizeof(where), "stacks[%zu].", i);
+		need_str(s, p, where, "stack", &err);
+		need_num(s, p, where, "size", &err);
+		runs = jr_get(p, "runs");
+		if (!err && (!runs || runs->type != JR_ARRAY))
+			return bad(s, "not a valid sweep result: %sruns is missing or not an array",
+				   where);
+		for (k = 0; k < (runs ? runs->len : 0) && !err; k++) {
+			const struct jr_value *r = &runs->items[k];
+
+			snprintf(where, sizeof(where), "stacks[%zu].runs[%zu].",
+				 i, k);
+			if (jr_bool(jr_get(r, "ok")) < 0)
+				return bad(s, "not a valid sweep result: %sok is missing or not a boolean",
+					   where);
+			if (jr_bool(jr_get(r, "ok")) == 1) {
+				need_num(s, r, where, "ns_per_pkt", &err);
+				need_num(s, r, where, "app_ns_per_pkt", &err);
+				need_num(s, r, where, "pps", &err);
+			}
+		}
+	}
+	return err;
+}
+
 static int load(struct side *s, const char *path)
 {
+	const struct jr_value *st;
 	char msg[JR_ERRLEN + 512];
 	const struct jr_value *env;
 	const char *schema;
@@ -210,7 +254,33 @@ static int load(struct side *s, const char *path)
 	s->points = jr_get(s->root, "points");
 	if (!s->points || s->points->type != JR_ARRAY)
 		return bad(s, "not a valid sweep result: points is missing or not an array");
-	return check_points(s);
+	err = check_points(s);
+	st = jr_get(s->root, "stacks");
+	if (!err && st)
+		err = check_stacks(s, st);
+	if (err)
+		return err;
+	s->items = calloc(s->points->len + (st ? st->len : 0) + 1,
+			  sizeof(*s->items));
+	if (!s->items)
+		return -ENOMEM;
+	for (i = 0; i < s->points->len; i++)
+		s->items[s->nitems++] = &s->points->items[i];
+	for (i = 0; st && i < st->len; i++)
+		s->items[s->nitems++] = &st->items[i];
+	return 0;
+}
+
+/* A receive stack's row, not an XDP action's */
+static bool is_stack(const struct jr_value *p)
+{
+	return jr_str(jr_get(p, "stack"));
+}
+
+/* A stack's mode: null for AF_PACKET */
+static const char *mode_of(const struct jr_value *p)
+{
+	return jr_str(jr_get(p, "mode")) ?: "-";
 }
 
 static void add_diff(struct diff *d, unsigned int *n, const char *field,
@@ -284,6 +354,12 @@ static unsigned int guard(const struct side *a, const struct side *b,
 
 static bool same_point(const struct jr_value *p, const struct jr_value *q)
 {
+	if (is_stack(p) || is_stack(q))
+		return is_stack(p) && is_stack(q) &&
+		       !strcmp(jr_str(jr_get(p, "stack")),
+			       jr_str(jr_get(q, "stack"))) &&
+		       !strcmp(mode_of(p), mode_of(q)) &&
+		       jr_num(jr_get(p, "size")) == jr_num(jr_get(q, "size"));
 	return !strcmp(jr_str(jr_get(p, "action")), jr_str(jr_get(q, "action"))) &&
 	       !strcmp(jr_str(jr_get(p, "mode")), jr_str(jr_get(q, "mode"))) &&
 	       jr_num(jr_get(p, "size")) == jr_num(jr_get(q, "size")) &&
@@ -295,27 +371,53 @@ static const struct jr_value *find_point(const struct side *s,
 {
 	size_t i;
 
-	for (i = 0; i < s->points->len; i++)
-		if (same_point(&s->points->items[i], p))
-			return &s->points->items[i];
+	for (i = 0; i < s->nitems; i++)
+		if (same_point(s->items[i], p))
+			return s->items[i];
 	return NULL;
 }
 
 /* "XDP_TX native 64B 1 flow"; on a NIC pair "XDP_TX igb native 64B 1 flow" */
 static const char *label_driver;
 
-static void label(char *buf, size_t len, const struct jr_value *p)
+/* "AF_XDP rxdrop igb native-with-zerocopy 64B" (+ " app") */
+static void stack_label(char *buf, size_t len, const struct jr_value *p,
+			const char *field)
+{
+	const char *st = jr_str(jr_get(p, "stack"));
+	char name[32];
+	size_t i;
+
+	/* af_xdp -> AF_XDP, tpacket_v3 -> TPACKET_V3; recvmmsg stays */
+	for (i = 0; i + 1 < sizeof(name) && st[i]; i++)
+		name[i] = strcmp(st, "recvmmsg") && st[i] >= 'a' && st[i] <= 'z' ?
+			  st[i] - 'a' + 'A' : st[i];
+	name[i] = '\0';
+	snprintf(buf, len, "%s rxdrop%s%s %s %.0fB%s", name,
+		 label_driver ? " " : "", label_driver ?: "", mode_of(p),
+		 jr_num(jr_get(p, "size")),
+		 field && !strcmp(field, "app_ns_per_pkt") ? " app" : "");
+}
+
+
+static void label(char *buf, size_t len, const struct jr_value *p,
+		  const char *field)
 {
 	double flows = jr_num(jr_get(p, "flows"));
 
+	if (is_stack(p)) {
+		stack_label(buf, len, p, field);
+		return;
+	}
 	snprintf(buf, len, "%s%s%s %s %.0fB %.0f flow%s",
 		 jr_str(jr_get(p, "action")), label_driver ? " " : "",
 		 label_driver ?: "", jr_str(jr_get(p, "mode")),
 		 jr_num(jr_get(p, "size")), flows, flows == 1 ? "" : "s");
 }
 
-/* ns/pkt and Mpps of the ok runs */
-static int sample_of(const struct jr_value *p, struct sample *s)
+/* field (ns/pkt, or the app's) and Mpps of the ok runs */
+static int sample_of(const struct jr_value *p, const char *field,
+		     struct sample *s)
 {
 	const struct jr_value *runs = jr_get(p, "runs");
 	size_t i;
@@ -330,7 +432,7 @@ static int sample_of(const struct jr_value *p, struct sample *s)
 
 		if (jr_bool(jr_get(r, "ok")) != 1)
 			continue;
-		s->ns[s->n] = jr_num(jr_get(r, "ns_per_pkt"));
+		s->ns[s->n] = jr_num(jr_get(r, field));
 		s->mpps[s->n++] = jr_num(jr_get(r, "pps")) / 1e6;
 	}
 	s->ns_med = stats_median(s->ns, s->n);
@@ -342,8 +444,9 @@ static int compute(struct row *r, double ghz)
 {
 	int ret;
 
-	label(r->label, sizeof(r->label), r->pa);
-	ret = sample_of(r->pa, &r->a) ?: sample_of(r->pb, &r->b);
+	label(r->label, sizeof(r->label), r->pa, r->field);
+	ret = sample_of(r->pa, r->field, &r->a) ?:
+	      sample_of(r->pb, r->field, &r->b);
 	if (ret)
 		return ret;
 	if (!r->a.n || !r->b.n)
@@ -561,7 +664,8 @@ static void text_report(const struct side *a, const struct side *b,
 
 		if (i == 0 || i == na)
 			printf("\nOnly in %s (not compared):\n", i < na ? "A" : "B");
-		label(lbl, sizeof(lbl), i < na ? only_a[i] : only_b[i - na]);
+		label(lbl, sizeof(lbl), i < na ? only_a[i] : only_b[i - na],
+		      NULL);
 		printf("  %s\n", lbl);
 	}
 	printf("\n%zu point%s compared: %u dearer, %u cheaper, %u no significant change\n",
@@ -585,6 +689,12 @@ static void side_json(struct json *j, const char *key, const struct side *s)
 
 static void point_key_json(struct json *j, const struct jr_value *p)
 {
+	if (is_stack(p)) {
+		json_kv_string(j, "stack", jr_str(jr_get(p, "stack")));
+		json_kv_string(j, "mode", jr_str(jr_get(p, "mode")));
+		json_kv_double(j, "size", jr_num(jr_get(p, "size")));
+		return;
+	}
 	json_kv_string(j, "action", jr_str(jr_get(p, "action")));
 	json_kv_string(j, "mode", jr_str(jr_get(p, "mode")));
 	json_kv_double(j, "size", jr_num(jr_get(p, "size")));
@@ -668,6 +778,8 @@ static int json_report(const struct side *a, const struct side *b,
 		json_begin_object(&j);
 		json_kv_string(&j, "label", r->label);
 		point_key_json(&j, r->pa);
+		json_kv_string(&j, "cost", strcmp(r->field, "ns_per_pkt") ?
+			       "app" : "net_rx");
 		sample_json(&j, "a", &r->a);
 		sample_json(&j, "b", &r->b);
 		json_kv_double(&j, "delta_pct", ok ? r->d_pct : NAN);
@@ -767,27 +879,32 @@ int main(int argc, char **argv)
 			TOOL);
 		goto out;
 	}
-	rows = calloc(a.points->len + 1, sizeof(*rows));
-	only_a = calloc(a.points->len + 1, sizeof(*only_a));
-	only_b = calloc(b.points->len + 1, sizeof(*only_b));
+	/* a stack has two rows: its NET_RX cost and its application's */
+	rows = calloc(2 * a.nitems + 1, sizeof(*rows));
+	only_a = calloc(a.nitems + 1, sizeof(*only_a));
+	only_b = calloc(b.nitems + 1, sizeof(*only_b));
 	if (!rows || !only_a || !only_b)
 		goto nomem;
-	for (i = 0; i < a.points->len; i++) {
-		const struct jr_value *pa = &a.points->items[i];
+	for (i = 0; i < a.nitems; i++) {
+		const struct jr_value *pa = a.items[i];
 		const struct jr_value *pb = find_point(&b, pa);
+		unsigned int f;
 
 		if (!pb) {
 			only_a[na++] = pa;
 			continue;
 		}
-		rows[nrows].pa = pa;
-		rows[nrows].pb = pb;
-		if (compute(&rows[nrows++], a.ghz))
-			goto nomem;
+		for (f = 0; f < (is_stack(pa) ? 2 : 1); f++) {
+			rows[nrows].pa = pa;
+			rows[nrows].pb = pb;
+			rows[nrows].field = f ? "app_ns_per_pkt" : "ns_per_pkt";
+			if (compute(&rows[nrows++], a.ghz))
+				goto nomem;
+		}
 	}
-	for (i = 0; i < b.points->len; i++)
-		if (!find_point(&a, &b.points->items[i]))
-			only_b[nb++] = &b.points->items[i];
+	for (i = 0; i < b.nitems; i++)
+		if (!find_point(&a, b.items[i]))
+			only_b[nb++] = b.items[i];
 	if (as_json) {
 		if (json_report(&a, &b, d, nd, rows, nrows, only_a, na, only_b,
 				nb)) {
@@ -811,6 +928,8 @@ out:
 	free(rows);
 	free(only_a);
 	free(only_b);
+	free(a.items);
+	free(b.items);
 	jr_free(a.root);
 	jr_free(b.root);
 	return ret;

@@ -71,8 +71,10 @@ struct stack_run {
 
 struct stack_point {
 	const char *stack;	/* af_xdp, tpacket_v3, tpacket_v2, recvmmsg */
-	const char *mode;	/* af_xdp: native, generic; else NULL */
+	const char *mode;	/* af_xdp: native, generic,
+				 * native-with-zerocopy; else NULL */
 	const char *label;	/* the table's path column */
+	unsigned int def;	/* its stack_defs[] entry */
 	__u32 size;
 	struct xsk_bench *bench;
 	char err[XSK_ERRLEN];
@@ -90,9 +92,24 @@ static const struct {
 	{ "tpacket_v3", NULL, "TPACKET_V3", true, AFP_TPACKET_V3, 0 },
 	{ "tpacket_v2", NULL, "TPACKET_V2", true, AFP_TPACKET_V2, 0 },
 	{ "recvmmsg", NULL, "recvmmsg", true, AFP_RECVMMSG, 0 },
+	/* --rxdrop only: veth has no zero-copy */
+	{ "af_xdp", "native-with-zerocopy", "AF_XDP", false, AFP_AUTO,
+	  XSK_MODE_NATIVE_ZC },
 };
 
 #define NR_STACKS	ARRAY_SIZE(stack_defs)
+#define NR_COMPARED	5	/* --stacks: the first five */
+
+/* --rxdrop MODES: the AF_XDP bind modes, by their stack_defs[] entry */
+static const struct {
+	const char *name;
+	unsigned int def;
+} rxdrop_modes[] = {
+	{ "copy", 0 },
+	{ "zerocopy", 5 },
+	{ "zc", 5 },
+	{ "generic", 1 },
+};
 
 struct config {
 	struct list actions, modes, sizes, flows;
@@ -113,11 +130,15 @@ struct config {
 	const char *pre_cmd;	/* this side's: cmd[0] or cmd[1] */
 	const char *b_opts;	/* B's options, parsed over A's */
 	bool stacks;		/* the receive-stack comparison */
+	unsigned int nstk;	/* its stacks, or --rxdrop's: stack_defs[] */
+	unsigned int stk[NR_STACKS];
 	bool actions_given;
 	bool sizes_given;
 	/* exact cost mode (Documentation/exact_cost.rst) */
 	__u64 count;		/* counted runs: exactly this many frames */
 	__u64 rate;		/* paced: frames per second, one per call */
+	__u64 rxdrop_rate;	/* --rxdrop's pace (default: rate) */
+	__u64 rxdrop_count;	/* --rxdrop's frames a run (default: count) */
 	bool icount;		/* the clock counts guest instructions */
 	char devs_buf[2 * IF_NAMESIZE + 2];
 	const char *dev[2];	/* a connected NIC pair instead of veth */
@@ -146,8 +167,15 @@ static void usage(FILE *f, const char *prog)
 		"                        rxdrop (native copy, generic), TPACKET_V3, TPACKET_V2,\n"
 		"                        recvmmsg (xdpsock's loops); alone, or with -a the\n"
 		"                        action matrix as well; sizes up to 1514 (default 64)\n"
+		"      --rxdrop=MODES    AF_XDP rxdrop (xdpsock's loop) beside the matrix, in\n"
+		"                        these bind modes: copy, zerocopy (zc), generic; also\n"
+		"                        counted (the app then waits in poll()) and on --devs\n"
+		"      --rxdrop-rate=PPS the --rxdrop rows' pace (default --rate's): a counted\n"
+		"                        run on one CPU loses frames at full speed\n"
+		"      --rxdrop-count=N  the --rxdrop rows' frames a run (default --count's)\n"
 		"      --count=N         counted runs of exactly N frames (no duration; with\n"
-		"                        --warmup > 0 a first run per point is not recorded)\n"
+		"                        --warmup > 0 the first runs per point are not\n"
+		"                        recorded: until one loses nothing, paced one more)\n"
 		"      --rate=PPS        pace the generator: one frame per BPF_PROG_RUN call\n"
 		"                        at most PPS a second (default: batches, full speed)\n"
 		"      --devs=DUT,PEER   two connected interfaces (a NIC pair) instead of\n"
@@ -271,11 +299,47 @@ static int parse_devs(const char *arg, struct config *cfg)
 	return 0;
 }
 
+/* --rxdrop copy,zerocopy,generic: the AF_XDP rows, each mode once */
+static int parse_rxdrop(const char *arg, struct config *cfg)
+{
+	char *dup = strdup(arg), *tok, *save;
+	unsigned int i, k;
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	cfg->nstk = 0;
+	for (tok = strtok_r(dup, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < ARRAY_SIZE(rxdrop_modes); i++)
+			if (!strcmp(tok, rxdrop_modes[i].name))
+				break;
+		if (i == ARRAY_SIZE(rxdrop_modes)) {
+			fprintf(stderr, "xdp_sweep: --rxdrop: '%s' is not copy, zerocopy (zc) or generic\n",
+				tok);
+			ret = -EINVAL;
+			break;
+		}
+		for (k = 0; k < cfg->nstk; k++)
+			if (cfg->stk[k] == rxdrop_modes[i].def)
+				break;
+		if (k == cfg->nstk)
+			cfg->stk[cfg->nstk++] = rxdrop_modes[i].def;
+	}
+	free(dup);
+	if (!ret && !cfg->nstk) {
+		fprintf(stderr, "xdp_sweep: --rxdrop: empty list\n");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
 	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
-	       O_DEVS, O_ICOUNT, O_RATE };
+	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE,
+	       O_RXDROP_COUNT };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -302,6 +366,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "devs", required_argument, NULL, O_DEVS },
 		{ "icount", no_argument, NULL, O_ICOUNT },
 		{ "rate", required_argument, NULL, O_RATE },
+		{ "rxdrop", required_argument, NULL, O_RXDROP },
+		{ "rxdrop-rate", required_argument, NULL, O_RXDROP_RATE },
+		{ "rxdrop-count", required_argument, NULL, O_RXDROP_COUNT },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -396,6 +463,20 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_STACKS:
 			cfg->stacks = true;
 			break;
+		case O_RXDROP:
+			if (parse_rxdrop(optarg, cfg))
+				return -EINVAL;
+			break;
+		case O_RXDROP_RATE:
+			if (cli_double("xdp_sweep", "--rxdrop-rate", optarg, 1, 1e9, &v))
+				return -EINVAL;
+			cfg->rxdrop_rate = v;
+			break;
+		case O_RXDROP_COUNT:
+			if (cli_double("xdp_sweep", "--rxdrop-count", optarg, 1, 1e12, &v))
+				return -EINVAL;
+			cfg->rxdrop_count = v;
+			break;
 		case O_LEVEL:
 			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
 				       &cfg->level))
@@ -438,7 +519,23 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		return -EINVAL;
 	}
 	if (cfg->stacks && (cfg->dev[0] || cfg->count || cfg->icount)) {
-		fprintf(stderr, "xdp_sweep: --stacks runs on the own veth pair, timed: not with --devs, --count or --icount\n");
+		fprintf(stderr, "xdp_sweep: --stacks runs on the own veth pair, timed: not with --devs, --count or --icount (--rxdrop does)\n");
+		return -EINVAL;
+	}
+	if (cfg->stacks && cfg->nstk) {
+		fprintf(stderr, "xdp_sweep: --stacks and --rxdrop: one or the other\n");
+		return -EINVAL;
+	}
+	if ((cfg->rxdrop_rate || cfg->rxdrop_count) && !cfg->nstk) {
+		fprintf(stderr, "xdp_sweep: --rxdrop-rate and --rxdrop-count need --rxdrop\n");
+		return -EINVAL;
+	}
+	if (cfg->rxdrop_count && !cfg->count) {
+		fprintf(stderr, "xdp_sweep: --rxdrop-count needs --count (counted runs)\n");
+		return -EINVAL;
+	}
+	if (cfg->nstk && (cfg->ab || cfg->threaded)) {
+		fprintf(stderr, "xdp_sweep: --rxdrop: not with --ab or --threaded\n");
 		return -EINVAL;
 	}
 	if (cfg->dev[0] && (cfg->ab || cfg->threaded)) {
@@ -468,7 +565,7 @@ static int open_point(const struct config *cfg, struct point *p)
 		.rate_pps = cfg->rate,
 		.dev = { cfg->dev[0], cfg->dev[1] },
 	};
-	int ret, i;
+	int ret, i, warm = 0;
 
 	ret = rxq_bench_open(&p->bench, &o, p->err);
 	/* exact under an instruction clock: fewer repeats do (and 10^6 take
@@ -486,7 +583,12 @@ static int open_point(const struct config *cfg, struct point *p)
 
 		ret = rxq_bench_run(p->bench, 0, 0, 0, NULL, NULL, &cli_stop,
 				    &r, p->err);
-		if (!ret && !r.lost)
+		/*
+		 * Paced, one more: on igb the first run of 5000 frames after
+		 * one that lost nothing still came out 2-3% cheaper than the
+		 * next ones (not after two; cause unknown)
+		 */
+		if (!ret && !r.lost && (!cfg->rate || warm++))
 			break;
 		if (!ret && i == WARMUP_TRIES - 1)
 			ret = xsk_errf(p->err, -EIO, "warm-up: every one of %d runs lost frames (%llu of %llu in the last)",
@@ -521,19 +623,18 @@ static int measure(const struct config *cfg, struct point *p, struct run *run)
 			     0, NULL, NULL, &cli_stop, &run->r, run->err);
 }
 
-static int open_stack(struct stack_point *sp, unsigned int def)
+/* The rxdrop rows' frames a counted run, 0 for timed runs */
+static __u64 stack_count(const struct config *cfg)
 {
-	struct xskb_opts o = {
-		.kind = XSKB_RXDROP,
-		.afpacket = stack_defs[def].afpacket,
-		.afp = stack_defs[def].afp,
-		.port = { .mode = stack_defs[def].xmode },
-		.pkt_size = sp->size,
-		.app_cpu = -1,
-		.gen_cpu = 0,
-	};
+	return cfg->rxdrop_count ?: cfg->count;
+}
 
-	return xskb_open(&sp->bench, &o, sp->err);
+/* A counted rxdrop run loses what was sent and not received */
+static __u64 stack_lost(const struct config *cfg, const struct xskb_result *r)
+{
+	if (!stack_count(cfg))
+		return r->drops;
+	return r->gen_sent > r->packets ? r->gen_sent - r->packets : 0;
 }
 
 static int measure_stack(const struct config *cfg, struct stack_point *sp,
@@ -543,8 +644,59 @@ static int measure_stack(const struct config *cfg, struct stack_point *sp,
 		snprintf(run->err, sizeof(run->err), "%s", sp->err);
 		return -ENODEV;
 	}
-	return xskb_run(sp->bench, cfg->warmup * 1e9, cfg->duration * 1e9, 0,
-			NULL, NULL, &cli_stop, &run->r, run->err);
+	/* counted: no limit but the bench's own (nothing moves for 5 s) */
+	return xskb_run(sp->bench, cfg->warmup * 1e9,
+			stack_count(cfg) ? 0 : cfg->duration * 1e9, 0, NULL, NULL,
+			&cli_stop, &run->r, run->err);
+}
+
+/*
+ * Counted runs: the application waits in poll() while its ring is empty,
+ * so that its CPU time is its work (and, on one CPU, it leaves the CPU to
+ * the generator); the first runs are warm-up, as open_point()'s
+ */
+static int open_stack(const struct config *cfg, struct stack_point *sp)
+{
+	const unsigned int def = sp->def;
+	struct xskb_opts o = {
+		.kind = XSKB_RXDROP,
+		.afpacket = stack_defs[def].afpacket,
+		.afp = stack_defs[def].afp,
+		.port = { .mode = stack_defs[def].xmode },
+		.pkt_size = sp->size,
+		.count = stack_count(cfg),
+		.rate_pps = cfg->rxdrop_rate ?: cfg->rate,
+		.poll = stack_count(cfg) > 0,
+		.dev = { cfg->dev[0], cfg->dev[1] },
+		.app_cpu = -1,
+		.gen_cpu = 0,
+	};
+	struct stack_run r;
+	int ret, i, warm = 0;
+
+	ret = xskb_open(&sp->bench, &o, sp->err);
+	for (i = 0; !ret && stack_count(cfg) && cfg->warmup > 0; i++) {
+		ret = measure_stack(cfg, sp, &r);
+		if (ret) {
+			snprintf(sp->err, sizeof(sp->err), "warm-up: %.240s", r.err);
+			break;
+		}
+		/* paced: two, as open_point()'s */
+		if (!stack_lost(cfg, &r.r) && (!o.rate_pps || warm++))
+			break;
+		if (i == WARMUP_TRIES - 1)
+			ret = xsk_errf(sp->err, -EIO, "warm-up: every one of %d runs lost frames (%llu of %llu in the last)",
+				       WARMUP_TRIES,
+				       (unsigned long long)stack_lost(cfg, &r.r),
+				       (unsigned long long)r.r.gen_sent);
+		else
+			usleep(100000);
+	}
+	if (ret) {
+		xskb_close(sp->bench);
+		sp->bench = NULL;
+	}
+	return ret;
 }
 
 struct stack_summary {
@@ -572,7 +724,7 @@ static void summarize_stack(const struct config *cfg,
 		s->ok++;
 		s->sent += r->r.gen_sent;
 		s->counted += r->r.packets;
-		s->lost += r->r.drops;
+		s->lost += stack_lost(cfg, &r->r);
 		s->disturbed += r->r.disturbed;
 	}
 	if (s->ok) {
@@ -731,6 +883,9 @@ static void stacks_json(struct json *j, const struct config *cfg,
 		json_kv_u64(j, "sent", s.sent);
 		json_kv_u64(j, "counted", s.counted);
 		json_kv_u64(j, "lost", s.lost);
+		json_kv_bool(j, "app_poll", stack_count(cfg) > 0);
+		json_kv_u64(j, "count", stack_count(cfg));
+		json_kv_u64(j, "rate_pps", cfg->rxdrop_rate ?: cfg->rate);
 		json_key(j, "runs");
 		json_begin_array(j);
 		for (k = 0; k < cfg->repeat; k++) {
@@ -755,6 +910,7 @@ static void stacks_json(struct json *j, const struct config *cfg,
 			json_kv_u64(j, "gen_sent", r->r.gen_sent);
 			json_kv_s64(j, "gen_cpu", r->r.gen_cpu);
 			json_kv_u64(j, "socket_drops", r->r.drops);
+			json_kv_u64(j, "lost", stack_lost(cfg, &r->r));
 			json_kv_bool(j, "disturbed", r->r.disturbed);
 			json_kv_u64(j, "retries", r->retries);
 			json_end_object(j);
@@ -814,7 +970,7 @@ static int write_json(const char *path, const struct config *cfg,
 	} else {
 		json_null(&j);
 	}
-	json_kv_bool(&j, "stacks", cfg->stacks);
+	json_kv_bool(&j, "stacks", nsps > 0);
 	json_end_object(&j);
 
 	json_key(&j, "points");
@@ -863,6 +1019,8 @@ static int write_json(const char *path, const struct config *cfg,
 			json_kv_u64(&j, "gen_sent", r->r.gen_sent);
 			json_kv_u64(&j, "lost", r->r.lost);
 			json_kv_double(&j, "foreign_frac", r->r.foreign_frac);
+			json_kv_u64(&j, "net_rx_softirqs", r->r.net_rx_softirqs);
+			json_kv_u64(&j, "foreign_net_rx_ns", r->r.foreign_net_rx_ns);
 			json_kv_bool(&j, "disturbed", r->r.disturbed);
 			json_kv_u64(&j, "retries", r->retries);
 			json_end_object(&j);
@@ -871,7 +1029,7 @@ static int write_json(const char *path, const struct config *cfg,
 		json_end_object(&j);
 	}
 	json_end_array(&j);
-	if (cfg->stacks)
+	if (nsps)
 		stacks_json(&j, cfg, sps, nsps, ghz);
 	json_end_object(&j);
 	i = json_finish(&j);
@@ -932,8 +1090,50 @@ static void print_failed(const struct point *p)
  * Under QEMU's -icount shift=0 the guest's ns are its instructions: the
  * median and the runs' relative spread ((max - min) / median) in insns
  */
+static void print_stacks_icount(const struct config *cfg,
+				const struct stack_point *sps,
+				unsigned int nsps)
+{
+	unsigned int i, k;
+
+	if (!nsps)
+		return;
+	printf("\n%-20s %-20s %5s %12s %10s %5s %9s %12s\n", "rxdrop",
+	       "mode", "size", "insns/pkt", "spread", "runs", "lost",
+	       "app insns");
+	for (i = 0; i < nsps; i++) {
+		const struct stack_point *sp = &sps[i];
+		double lo = INFINITY, hi = -INFINITY;
+		struct stack_summary s;
+
+		summarize_stack(cfg, sp, &s);
+		if (!s.ok) {
+			printf("%-20s %-20s %5u  failed: %s\n", sp->label,
+			       sp->mode ?: "-", sp->size, sp->runs[0].err);
+			continue;
+		}
+		for (k = 0; k < cfg->repeat; k++) {
+			if (!sp->runs[k].ok)
+				continue;
+			lo = fmin(lo, sp->runs[k].r.net_rx_ns_per_pkt);
+			hi = fmax(hi, sp->runs[k].r.net_rx_ns_per_pkt);
+		}
+		printf("%-20s %-20s %5u %12.2f %9.4f%% %5u %9llu %12.2f%s\n",
+		       sp->label, sp->mode ?: "-", sp->size, s.ns.median,
+		       100 * (hi - lo) / s.ns.median, s.ok,
+		       (unsigned long long)s.lost, s.app_ns.median,
+		       s.lost ? " LOST" : "");
+	}
+	printf("\nrxdrop: AF_XDP rxdrop (xdpsock's loop), counted at the application%s;\n"
+	       "insns/pkt its NET_RX softirq instructions per frame, app insns the receiving\n"
+	       "thread's (schedstat: its own work, its poll() calls, and any softirq that\n"
+	       "ran on its time), median of the runs\n",
+	       stack_count(cfg) ? ", which waits in poll()" : "");
+}
+
 static void print_table_icount(const struct config *cfg, struct point *pts,
-			       unsigned int npts)
+			       unsigned int npts, const struct stack_point *sps,
+			       unsigned int nsps)
 {
 	unsigned int i, k;
 
@@ -965,6 +1165,7 @@ static void print_table_icount(const struct config *cfg, struct point *pts,
 	printf("\ninsns/pkt: guest instructions (icount) of the NET_RX softirq per frame counted,\n"
 	       "median of the runs; spread: (max - min) / median of the runs; lost: sent but\n"
 	       "not counted (counted runs) or dropped before the program\n");
+	print_stacks_icount(cfg, sps, nsps);
 }
 
 static void print_table(const struct config *cfg, struct point *pts,
@@ -974,7 +1175,7 @@ static void print_table(const struct config *cfg, struct point *pts,
 	unsigned int i;
 
 	if (cfg->icount) {
-		print_table_icount(cfg, pts, npts);
+		print_table_icount(cfg, pts, npts, sps, nsps);
 		return;
 	}
 	printf("\n%-12s %-7s %5s %5s %8s %8s %19s %8s %9s\n", "path", "mode",
@@ -1203,6 +1404,44 @@ static void sweep_serial(const struct config *cfg, struct point *pts,
 	fprintf(stderr, "\n");
 }
 
+/* One run of a stack point, redone when disturbed, with its progress */
+static void stack_round(const struct config *cfg, struct stack_point *sp,
+			unsigned int rep, unsigned int done, unsigned int all,
+			__u64 t0)
+{
+	struct stack_run *run = &sp->runs[rep];
+
+	do {
+		run->ok = !measure_stack(cfg, sp, run);
+	} while (run->ok && run->r.disturbed && run->retries++ < MAX_RETRIES);
+	fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u  %-12s %-7s %5u B rxdrop : %s",
+		done, all, (mono_ns() - t0) / 1e9, rep + 1, cfg->repeat,
+		sp->label, sp->mode ?: "-", sp->size,
+		run->ok ? "ok        " : "FAILED    ");
+	if (!run->ok)
+		fprintf(stderr, "\n  %s\n", run->err);
+}
+
+/* --rxdrop on a device pair: as sweep_serial(), one point after the other */
+static void stacks_serial(const struct config *cfg, struct stack_point *sps,
+			  unsigned int nsps, unsigned int done, __u64 t0)
+{
+	unsigned int i, rep, all = done + nsps * cfg->repeat;
+
+	for (i = 0; i < nsps && !cli_stop; i++) {
+		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B rxdrop on %s,%s",
+			i + 1, nsps, sps[i].label, sps[i].mode ?: "-",
+			sps[i].size, cfg->dev[0], cfg->dev[1]);
+		if (open_stack(cfg, &sps[i]))
+			fprintf(stderr, "\n  %s\n", sps[i].err);
+		for (rep = 0; rep < cfg->repeat && !cli_stop; rep++)
+			stack_round(cfg, &sps[i], rep, ++done, all, t0);
+		xskb_close(sps[i].bench);
+		sps[i].bench = NULL;
+	}
+	fprintf(stderr, "\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const __u32 def_actions[] = { XDP_DROP, XDP_TX, XDP_PASS,
@@ -1253,10 +1492,16 @@ int main(int argc, char **argv)
 	if (cfg.stacks) {
 		if (!cfg.sizes_given)
 			set_list(&cfg.sizes, def_sizes, 1);
+		for (k = 0; k < NR_COMPARED; k++)
+			cfg.stk[k] = k;
+		cfg.nstk = NR_COMPARED;
+	}
+	if (cfg.nstk) {
 		for (z = 0; z < cfg.sizes.n; z++)
-			nsps += cfg.sizes.v[z] <= 1514 ? NR_STACKS : 0;
+			nsps += cfg.sizes.v[z] <= 1514 ? cfg.nstk : 0;
 		if (!nsps) {
-			fprintf(stderr, "xdp_sweep: --stacks: no size up to 1514 in --sizes\n");
+			fprintf(stderr, "xdp_sweep: %s: no size up to 1514 in --sizes\n",
+				cfg.stacks ? "--stacks" : "--rxdrop");
 			return 2;
 		}
 		sps = calloc(nsps, sizeof(*sps));
@@ -1266,15 +1511,16 @@ int main(int argc, char **argv)
 		for (z = 0; z < cfg.sizes.n; z++) {
 			if (cfg.sizes.v[z] > 1514)
 				continue;
-			for (k = 0; k < NR_STACKS; k++, i++) {
-				sps[i].stack = stack_defs[k].stack;
-				sps[i].mode = stack_defs[k].mode;
-				sps[i].label = stack_defs[k].label;
+			for (k = 0; k < cfg.nstk; k++, i++) {
+				sps[i].def = cfg.stk[k];
+				sps[i].stack = stack_defs[sps[i].def].stack;
+				sps[i].mode = stack_defs[sps[i].def].mode;
+				sps[i].label = stack_defs[sps[i].def].label;
 				sps[i].size = cfg.sizes.v[z];
 			}
 		}
 		/* Alone, the comparison; with -a, the matrix as well */
-		if (!cfg.actions_given)
+		if (cfg.stacks && !cfg.actions_given)
 			cfg.actions.n = 0;
 	}
 	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
@@ -1319,6 +1565,7 @@ int main(int argc, char **argv)
 	t0 = mono_ns();
 	if (cfg.dev[0]) {
 		sweep_serial(&cfg, pts[0], npts, t0);
+		stacks_serial(&cfg, sps, nsps, npts * cfg.repeat, t0);
 		goto report;
 	}
 	/* Every point's pair and program stay set up for the whole sweep */
@@ -1337,7 +1584,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "\r[setup %3u/%3u] %-12s %-7s %5u B        ",
 			i + 1, nsps, sps[i].label, sps[i].mode ?: "-",
 			sps[i].size);
-		if (open_stack(&sps[i], i % NR_STACKS))
+		if (open_stack(&cfg, &sps[i]))
 			fprintf(stderr, "\n  %s\n", sps[i].err);
 	}
 	fprintf(stderr, "\n");
@@ -1364,21 +1611,8 @@ int main(int argc, char **argv)
 					 sd);
 			}
 		}
-		for (i = 0; i < nsps && !cli_stop; i++) {
-			struct stack_run *run = &sps[i].runs[rep];
-
-			do {
-				run->ok = !measure_stack(&cfg, &sps[i], run);
-			} while (run->ok && run->r.disturbed &&
-				 run->retries++ < MAX_RETRIES);
-			done++;
-			fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u  %-12s %-7s %5u B rxdrop : %s",
-				done, total, (mono_ns() - t0) / 1e9, rep + 1,
-				cfg.repeat, sps[i].label, sps[i].mode ?: "-",
-				sps[i].size, run->ok ? "ok        " : "FAILED    ");
-			if (!run->ok)
-				fprintf(stderr, "\n  %s\n", run->err);
-		}
+		for (i = 0; i < nsps && !cli_stop; i++)
+			stack_round(&cfg, &sps[i], rep, ++done, total, t0);
 	}
 	fprintf(stderr, "\n");
 	for (i = 0; i < nsps; i++)

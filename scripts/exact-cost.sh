@@ -6,7 +6,9 @@
 # exact-cost sweep (scripts/vm-exact.sh) once per SET, all in one boot.
 # Results go to OUT as NAME-veth.json, NAME-igb.json (and .txt, the tables).
 #
-# SET is NAME or "NAME XDP_SWEEP_OPTIONS" (e.g. "b --spin 11").
+# SET is NAME or "NAME [EXACT_VAR=VALUE...] XDP_SWEEP_OPTIONS" (e.g.
+# "b --spin 11", or "k1 EXACT_RXDROP=0 --spin 2": the variables hold for
+# that set only; values without spaces).
 #
 # Options:
 #   --kernel IMAGE   bzImage (default build/kbuild/arch/x86/boot/bzImage)
@@ -49,7 +51,12 @@ for set in "$@"; do
 	read -r name opts <<< "$set"
 	case "$name" in ''|*/*|-*) die "set '$set': NAME must be a plain file name stem" ;; esac
 	names+=("$name")
-	cmd+="; scripts/vm-exact.sh $name $opts || rc=1"
+	vars=""
+	while [[ "$opts" =~ ^(EXACT_[A-Z_]+=[^[:space:]]*)[[:space:]]*(.*)$ ]]; do
+		vars+="${BASH_REMATCH[1]} "
+		opts=${BASH_REMATCH[2]}
+	done
+	cmd+="; ${vars:+env $vars}scripts/vm-exact.sh $name $opts || rc=1"
 done
 cmd+="; exit \$rc"
 

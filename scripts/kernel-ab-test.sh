@@ -2,18 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel-ab-test.sh [--kernel IMAGE] [--out DIR] [--tolerance PCT]
-#                   [--same-tolerance PCT] - the
+#                   [--same-tolerance PCT] [--xsk-tolerance PCT] - the
 # proof that the exact-cost A/B is exact (make kernel-ab-test), in two boots
-# of one kernel under QEMU -icount, on the veth pair and the igb pair,
-# XDP_DROP, XDP_TX, XDP_PASS and XDP_REDIRECT native 64 B:
+# of one kernel under QEMU -icount, on the veth pair at full speed and the
+# igb pair paced (igb-paced: one frame per NAPI poll; at full speed an
+# injected cost is not additive on igb, Documentation/exact_cost.rst),
+# XDP_DROP, XDP_TX, XDP_PASS and XDP_REDIRECT native 64 B, and AF_XDP
+# rxdrop (veth copy, igb copy and zero-copy, paced):
 #
 # 1. baseline against baseline: the sweep of boot 1 against the same sweep
 #    in boot 2; every row must say "no change" (within --same-tolerance,
 #    default 0.5%: between boots at this test's 20000 frames a run the
 #    medians moved by up to 0.195% in the spread study and once by 0.308%,
-#    veth XDP_REDIRECT, in a CI run),
-#    but igb XDP_PASS, whose runs of 20000 frames step between levels
-#    1.4% apart in some boots: it is shown, not judged.
+#    veth XDP_REDIRECT, in a CI run), but igb XDP_PASS, whose runs step
+#    between levels about 39 insns/pkt apart, and the AF_XDP rows'
+#    application time: shown, not judged.  The AF_XDP rows' NET_RX cost
+#    is judged within --xsk-tolerance (default 2%: their runs spread by up
+#    to 1.24% within a boot, and igb zero-copy moved by 0.87% between two).
 # 2. an injected change of known size: the XDP program with N more spin
 #    units per frame (xdp_sweep --spin; A has 1, so that the loop's set-up
 #    is on both sides).  One unit's cost u is counted first, from 1000
@@ -24,10 +29,11 @@
 #    and +100 on XDP_REDIRECT 3.6 short, 0.40% and 0.38%; the 0.1% spread
 #    holds at the 200000 frames of kernel-ab), or within the spread (max -
 #    min) of A's runs plus that of B's on that path when that is larger,
-#    and at least 0.5 insns.  On
-#    the igb pair the figures are shown and N = 100 must be more than half
-#    of +100*u: at full speed QEMU's igb batches frames differently when
-#    the program is dearer, so its cost is not additive (exact_cost.rst).
+#    and at least 0.5 insns.  The same on the paced igb pair for N = 10
+#    on every path and N = 100 on XDP_DROP, but XDP_PASS (its levels,
+#    above); N = 100 on XDP_TX and XDP_REDIRECT is shown: it comes out
+#    about 135 insns/pkt above +100*u, as the dearer program changes how
+#    many NET_RX softirqs a frame takes (3.47 to 2.98 on XDP_TX).
 #
 # Prints the A/B reports and one line per check; ends with "N passed,
 # N failed".  Exit status 0 when every check passed.
@@ -38,6 +44,7 @@ kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 out="$top/build/kernel-ab-test"
 tolerance=0.5
 same_tolerance=0.5
+xsk_tolerance=2
 
 die() { echo "kernel-ab-test: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -48,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	--same-tolerance) same_tolerance=${2:?--same-tolerance needs a percentage}; shift 2 ;;
+	--xsk-tolerance) xsk_tolerance=${2:?--xsk-tolerance needs a percentage}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -55,6 +63,7 @@ done
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
 case "$same_tolerance" in ''|*[!0-9.]*) die "--same-tolerance '$same_tolerance' is not a percentage" ;; esac
+case "$xsk_tolerance" in ''|*[!0-9.]*) die "--xsk-tolerance '$xsk_tolerance' is not a percentage" ;; esac
 compare="$top/build/bin/xdp_compare"
 [ -x "$compare" ] || die "$compare missing (make)"
 
@@ -64,11 +73,26 @@ mkdir -p "$out"
 # 20000 frames per run: the spread between boots is larger than at the
 # 200000 of kernel-ab (exact_cost.rst), hence the test's own tolerance
 export EXACT_COUNT=${EXACT_COUNT:-20000}
+# the paced igb pair: 5000 frames a run (10000 in exact-cost; the figures
+# are the same, Documentation/exact_cost.rst), 3 runs a point, N = 10
+# and 100 (+1 unit is within the tolerance there: 0.5% of 2300 insns)
+export EXACT_PACED_COUNT=${EXACT_PACED_COUNT:-5000}
+paced="EXACT_PAIRS=igb-paced"
+# AF_XDP rxdrop on veth (paced, so dear in wall time): its own set "x",
+# 5000 frames a run beside XDP_DROP
+xsk="EXACT_PAIRS=veth EXACT_ACTIONS=XDP_DROP EXACT_COUNT=5000"
 "$top/scripts/exact-cost.sh" --kernel "$kernel" --out "$out/boot1" \
-	"a --spin 1" "k1 --spin 2 --repeat 3" "k10 --spin 11 --repeat 3" \
-	"k100 --spin 101 --repeat 3" "cal --spin 1001 --repeat 3"
+	"a EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 1" \
+	"a $paced --spin 1 --repeat 3" "x $xsk --spin 1 --repeat 3" \
+	"k1 EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 2 --repeat 3" \
+	"k10 EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 11 --repeat 3" \
+	"k100 EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 101 --repeat 3" \
+	"k10 $paced EXACT_RXDROP=0 --spin 11 --repeat 3" \
+	"k100 $paced EXACT_RXDROP=0 --spin 101 --repeat 3" \
+	"cal EXACT_PAIRS=veth EXACT_RXDROP=0 EXACT_ACTIONS=XDP_DROP --spin 1001 --repeat 3"
 "$top/scripts/exact-cost.sh" --kernel "$kernel" --out "$out/boot2" \
-	"a --spin 1"
+	"a EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 1" \
+	"a $paced --spin 1 --repeat 3" "x $xsk --spin 1 --repeat 3"
 
 pass=0 fail=0
 check() {	# ok|fail|info WHAT
@@ -81,29 +105,42 @@ check() {	# ok|fail|info WHAT
 	fi
 }
 
-for pair in veth igb; do
-	a1="$out/boot1/a-$pair.json" a2="$out/boot2/a-$pair.json"
+# baseline against baseline: set a on both pairs, set x (AF_XDP on veth)
+for same in a-veth a-igb-paced x-veth; do
+	pair=${same#*-}
+	a1="$out/boot1/$same.json" a2="$out/boot2/$same.json"
 	echo
-	echo "== $pair: baseline against baseline (boot 1 against boot 2) =="
-	"$compare" --tolerance "$same_tolerance" "$a1" "$a2" | tee "$out/same-$pair.txt" ||
+	echo "== $same: baseline against baseline (boot 1 against boot 2) =="
+	"$compare" --tolerance "$same_tolerance" "$a1" "$a2" | tee "$out/same-$same.txt" ||
 		die "xdp_compare failed on $a1 $a2"
-	"$compare" --json --tolerance "$same_tolerance" "$a1" "$a2" > "$out/same-$pair.json"
+	"$compare" --json --tolerance "$same_tolerance" "$a1" "$a2" > "$out/same-$same.json"
 	while read -r verdict what; do
 		check "$verdict" "$what"
-	done < <(python3 - "$out/same-$pair.json" "$pair" <<'PY'
+	done < <(python3 - "$out/same-$same.json" "$pair" "$xsk_tolerance" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 for p in r["points"]:
     ok = p["within_tolerance"]
-    # igb XDP_PASS at 20000 frames a run: runs step by ~36.5 insns/pkt in
-    # some boots (exact_cost.rst); shown, not judged
-    unstable = sys.argv[2] == "igb" and p["action"] == "XDP_PASS"
+    if "stack" in p:
+        # AF_XDP rxdrop: its own tolerance (header)
+        ok = abs(p["delta_pct"]) <= float(sys.argv[3])
+    # igb XDP_PASS: runs step between levels ~36-39 insns/pkt apart
+    # (exact_cost.rst); an AF_XDP application's time: not studied enough
+    # to be judged; shown
+    unstable = (sys.argv[2].startswith("igb") and p.get("action") == "XDP_PASS") \
+        or p.get("cost") == "app"
     print("info" if unstable else "ok" if ok else "fail",
           "%s %s: no change (%+.2f insns, %+.4f%%)" % (sys.argv[2], p["label"],
           p["delta_ns"], p["delta_pct"]))
 PY
 )
+done
+
+# an injected change of known size
+for pair in veth igb-paced; do
+	a1="$out/boot1/a-$pair.json"
 	for n in 1 10 100; do
+		[ -f "$out/boot1/k$n-$pair.json" ] || continue
 		echo
 		echo "== $pair: $n spin unit(s) more per frame =="
 		"$compare" --force "$a1" "$out/boot1/k$n-$pair.json" |
@@ -127,7 +164,7 @@ def med(name):
 def spread(name):
     return {k: max(v) - min(v) for k, v in load(name).items()}
 
-a, cal, a_spread = med("a"), med("cal"), spread("a")
+a, a_spread = med("a"), spread("a")
 # one unit's cost is the program's: counted where nothing else moves with
 # it, on the veth pair's XDP_DROP (the same u holds on every path)
 u = None
@@ -137,20 +174,22 @@ for name in ("a", "cal"):
          for p in x["points"] if p["action"] == "XDP_DROP" and p["mode"] == "native"]
     u = m[0] if u is None else (m[0] - u) / 1000
 for n in (1, 10, 100):
-    k, k_spread = med("k%d" % n), spread("k%d" % n)
+    try:
+        k, k_spread = med("k%d" % n), spread("k%d" % n)
+    except FileNotFoundError:
+        continue    # igb-paced: no N = 1
     for path in a:
         want, got = n * u, k[path] - a[path]
         # the medians of A and B each lie within their runs' spread
         room = max(tol / 100 * a[path], 0.5, a_spread[path] + k_spread[path])
-        if pair == "igb":
-            # Not additive at full speed on QEMU's igb (exact_cost.rst):
-            # only that it is dearer is checked; the figure is shown
-            ok = n < 100 or got > 0.5 * want
-            what = "dearer (not checked for size on igb)" if n == 100 else "shown"
-        else:
-            ok = abs(got - want) <= room
-            what = "allowed +-%.2f" % room
-        print("info" if pair == "igb" and n < 100 else "ok" if ok else "fail",
+        ok = abs(got - want) <= room
+        what = "allowed +-%.2f" % room
+        # igb XDP_PASS steps between levels; paced igb XDP_TX and
+        # XDP_REDIRECT take fewer softirqs per frame with 100 units
+        # (exact_cost.rst): shown
+        info = pair == "igb-paced" and (path.startswith("XDP_PASS") or
+            (n == 100 and not path.startswith("XDP_DROP")))
+        print("info" if info else "ok" if ok else "fail",
               "%s %s: +%d unit(s) = %+.2f insns per packet, expected %+.2f "
               "(u = %.3f insns, %s)" % (pair, path, n, got, want, u, what))
 PY

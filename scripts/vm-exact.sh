@@ -4,7 +4,8 @@
 # vm-exact.sh NAME [XDP_SWEEP_OPTIONS...] - run in the test guest under
 # QEMU's -icount shift=0 (scripts/exact-cost.sh): the project's xdp_sweep in
 # exact cost mode (--icount --count), on a veth pair and on the igb pair,
-# each result as $VM_OUT/NAME-veth.json and $VM_OUT/NAME-igb.json.
+# at full speed and paced, each result as $VM_OUT/NAME-PAIR.json (PAIR veth,
+# igb, igb-paced).
 #
 # What makes the counts repeat (Documentation/exact_cost.rst): one guest
 # CPU, the generator and the receive path on it; counted runs (every frame
@@ -12,9 +13,20 @@
 # pair with interrupt throttling off (rx-usecs 0), so that its interrupts
 # come when the frames do, not when an adaptive timer says.
 #
-# EXACT_PAIRS ("veth igb" by default) chooses the pairs; EXACT_COUNT
+# EXACT_PAIRS ("veth igb igb-paced" by default) chooses the pairs:
+# igb-paced is the igb pair with one frame per generator call and per NAPI
+# poll (--rate EXACT_PACED_RATE, 20000 frames a second of guest time, and
+# --count EXACT_PACED_COUNT, 10000), where an injected cost is additive
+# (at full speed it is not: the batching into polls changes with it).
+# EXACT_COUNT
 # (200000), EXACT_REPEAT (5), EXACT_ACTIONS (XDP_DROP,XDP_TX,XDP_PASS,
 # XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
+# AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with veth and igb-paced:
+# EXACT_RXDROP_VETH (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their
+# bind modes, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
+# generator call at EXACT_RXDROP_RATE (20000) frames a second of guest time,
+# EXACT_PACED_COUNT frames a run: at full speed the generator fills the
+# socket's ring before the application, on the same single CPU, runs.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +35,8 @@ out=${VM_OUT:-/tmp}
 
 die() { echo "vm-exact: $*" >&2; exit 1; }
 
+[ "${1:-}" = -h ] || [ "${1:-}" = --help ] &&
+	{ sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//p}' "$0"; exit 0; }
 [ $# -ge 1 ] || die "usage: vm-exact.sh NAME [XDP_SWEEP_OPTIONS...]"
 name=$1
 shift
@@ -36,11 +50,17 @@ opts=(--icount --count "${EXACT_COUNT:-200000}" --repeat "${EXACT_REPEAT:-5}"
 mkdir -p "$out/sweeps" || die "cannot make $out/sweeps"
 
 rc=0
-for pair in ${EXACT_PAIRS:-veth igb}; do
+for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 	devs=()
+	rxdrop=()
+	paced=()
 	case "$pair" in
-	veth) ;;
-	igb)
+	veth)
+		[ "${EXACT_RXDROP:-1}" = 0 ] ||
+			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}"
+				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}"
+				--rxdrop-count "${EXACT_PACED_COUNT:-10000}") ;;
+	igb|igb-paced)
 		read -r -a nics <<< "${VM_IGB:-}"
 		[ ${#nics[@]} -eq 2 ] ||
 			die "want two igb NICs, found: ${VM_IGB:-none}"
@@ -48,11 +68,20 @@ for pair in ${EXACT_PAIRS:-veth igb}; do
 			ethtool -C "$d" rx-usecs 0 ||
 				die "$d: cannot turn interrupt throttling off"
 		done
-		devs=(--devs "${nics[0]},${nics[1]}") ;;
-	*) die "EXACT_PAIRS: '$pair' is neither veth nor igb" ;;
+		devs=(--devs "${nics[0]},${nics[1]}")
+		if [ "$pair" = igb-paced ]; then
+			paced=(--rate "${EXACT_PACED_RATE:-20000}"
+			       --count "${EXACT_PACED_COUNT:-10000}")
+			[ "${EXACT_RXDROP:-1}" = 0 ] ||
+				rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
+					--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}"
+					--rxdrop-count "${EXACT_PACED_COUNT:-10000}")
+		fi ;;
+	*) die "EXACT_PAIRS: '$pair' is not veth, igb or igb-paced" ;;
 	esac
-	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} $*"
-	"$sweep" "${opts[@]}" "${devs[@]}" "$@" > "$out/$name-$pair.txt"
+	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} ${paced[*]} ${rxdrop[*]} $*"
+	"$sweep" "${opts[@]}" "${devs[@]}" "${paced[@]}" "${rxdrop[@]}" "$@" \
+		> "$out/$name-$pair.txt"
 	st=$?
 	cat "$out/$name-$pair.txt"
 	json=$(tail -1 "$out/$name-$pair.txt")

@@ -419,4 +419,62 @@ TEST_F(cmp, guard_unit_and_driver)
 	guard_case(self, _metadata, &e, "driver: A \"veth\", B \"igb\"");
 }
 
+/* Add receive-stack rows (xdp_sweep --rxdrop) to a result: python3 */
+static int add_stacks(const char *path, const char *rows)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - '%s' <<'EOF'\n"
+		 "import json, sys\n"
+		 "d = json.load(open(sys.argv[1]))\n"
+		 "d['stacks'] = [dict(stack='af_xdp', mode=m, benchmark='rxdrop', size=64,\n"
+		 "    runs=[dict(ok=True, ns_per_pkt=n, app_ns_per_pkt=a, pps=1e6) for n in ns])\n"
+		 "    for m, ns, a in %s]\n"
+		 "json.dump(d, open(sys.argv[1], 'w'))\n"
+		 "EOF", path, rows);
+	return system(cmd);
+}
+
+/*
+ * AF_XDP rxdrop rows: compared as the points are, NET_RX and the app's
+ * time each a row; a row on one side only is listed; a result without
+ * stacks against one with them compares the points and lists the rows
+ */
+TEST_F(cmp, stack_rows)
+{
+	struct env ea = env_a, eb = env_b;
+	char args[512], r[512];
+
+	ea.unit = eb.unit = "insns";
+	ea.driver = eb.driver = "igb";
+	ASSERT_EQ(0, write_sweep(self->a, &ea, pts_a));
+	ASSERT_EQ(0, write_sweep(self->b, &eb, pts_b));
+	ASSERT_EQ(0, write_sweep(self->c, &eb, pts_b));
+	ASSERT_EQ(0, add_stacks(self->a,
+				"[('native-with-zerocopy', [1000, 1001, 1002, 1003, 1004], 500),"
+				" ('native', [900] * 5, 400)]"));
+	ASSERT_EQ(0, add_stacks(self->b,
+				"[('native-with-zerocopy', [1010, 1011, 1012, 1013, 1014], 500)]"));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	row(self->out, "AF_XDP rxdrop igb native-with-zerocopy 64B:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+1.00% / +10.0 insns per packet")) TH_LOG("%s", self->out);
+	row(self->out, "AF_XDP rxdrop igb native-with-zerocopy 64B app:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+0.00% / +0.0 insns per packet")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Only in A (not compared):\n  XDP_PASS igb native 64B 1 flow\n  AF_XDP rxdrop igb native 64B\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "5 points compared:")) TH_LOG("%s", self->out);
+	/* --json: the rows say what they are */
+	snprintf(args, sizeof(args), "--json %s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"stack\": \"af_xdp\"")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"cost\": \"app\"")) TH_LOG("%s", self->out);
+	/* an older result, without stacks */
+	snprintf(args, sizeof(args), "%s %s", self->c, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Only in B (not compared):\n  AF_XDP rxdrop igb native-with-zerocopy 64B\n"))
+		TH_LOG("%s", self->out);
+}
+
 TEST_HARNESS_MAIN
