@@ -121,7 +121,8 @@ skipped and says why (veth has no zero-copy).  Each test makes its own
 namespaces and removes them, also when killed.
 
 The mb tests cover XDP multi-buffer at MTU 9000 on veth and on a NIC pair
-(XSK_DEVS="DUT PEER"): 100000 frames dropped with their memory returned,
+(XSK_DEVS="DUT PEER"): 100000 frames each dropped, aborted and sent back
+with XDP_TX with their memory returned,
 XDP_PASS, XDP_TX and XDP_REDIRECT (out of the other interface and into a
 veth) byte for byte, bpf_xdp_get_buff_len(), load/store_bytes and
 adjust_tail across fragments, and the MTU and program rules with their

@@ -7,8 +7,9 @@
  * xdp_pass:	 the peer's program: makes a veth run native XDP (and so
  *		 accept XDP_TX and redirected frames) and passes everything.
  * xdp_drop:	 the same, for a peer that only counts what comes back.
- * xdp_mb:	 the multi-buffer tests' program: drops, passes, sends back,
- *		 redirects or runs the helpers on fragments (xsk_prog_mb.h).
+ * xdp_mb:	 the multi-buffer tests' program: drops, aborts, passes, sends
+ *		 back, redirects or runs the helpers on fragments
+ *		 (xsk_prog_mb.h).
  * xdp_linear:	 passes, without "xdp.frags": refused at jumbo MTU.
  *
  * All but xdp_linear are "xdp.frags" so that they load at jumbo MTU.
@@ -188,6 +189,8 @@ int xdp_mb(struct xdp_md *ctx)
 	switch (mb_mode) {
 	case XDP_MB_DROP:
 		return XDP_DROP;
+	case XDP_MB_ABORTED:
+		return XDP_ABORTED;
 	case XDP_MB_PASS:
 		return XDP_PASS;
 	case XDP_MB_TX:

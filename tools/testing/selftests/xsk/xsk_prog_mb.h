@@ -10,6 +10,7 @@
 
 enum xdp_mb_mode {
 	XDP_MB_DROP,
+	XDP_MB_ABORTED,
 	XDP_MB_PASS,
 	XDP_MB_TX,		/* swap the MAC addresses, XDP_TX */
 	XDP_MB_REDIRECT,	/* src MAC := mark, out of mb_tx_port[0] */

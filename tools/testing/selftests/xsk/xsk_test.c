@@ -1270,26 +1270,30 @@ static __u64 free_pages(void)
 }
 
 /*
- * 100000 frames dropped: each counted once, with all its bytes and its
- * fragments, and their memory returned.  A lost page reference per frame
- * would keep 100000 pages or more (a 9014-byte frame is in 3 buffers);
- * allow half of that for what the rest of the system does meanwhile (a
- * busy host moved by 26000 pages in one run).
+ * 100000 frames through the program in a mode that ends them on the dut
+ * or sends them back: each counted once, with all its bytes and its
+ * fragments, none passed to the dut's stack, and their memory returned.
+ * A lost page reference per frame would keep 100000 pages or more (a
+ * 9014-byte frame is in 3 buffers); allow half of that for what the rest
+ * of the system does meanwhile (a busy host moved by 26000 pages in one
+ * run) and what is in flight (Rx rings, per-CPU page lists).
  */
-TEST_F_TIMEOUT(mb, drop_returns_memory, 600)
+static void mb_memory(struct __test_metadata *_metadata,
+		      struct xsk_prog_bpf *skel, struct xsk_env *env,
+		      int dut_fd, enum xdp_mb_mode mode)
 {
-	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
-	struct mb_expect e = { .dst = self->env->mac[XENV_DUT],
-			       .src = self->env->mac[XENV_PEER] };
+	struct xdp_mb_stats *st = &skel->bss->mb_stats;
+	struct mb_expect e = { .dst = env->mac[XENV_DUT],
+			       .src = env->mac[XENV_PEER] };
 	__u64 before, after, t;
 	struct rx_result r;
 
-	self->skel->bss->mb_mode = XDP_MB_DROP;
+	skel->bss->mb_mode = mode;
 	/* warm-up: RX rings, socket buffers, page caches */
-	ASSERT_EQ(0, mb_send(self->skel, self->env, 1000, 0, 1));
+	ASSERT_EQ(0, mb_send(skel, env, 1000, 0, 1));
 	before = free_pages();
 	t = now_ms();
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_LEAK_FRAMES, 0, 1));
+	ASSERT_EQ(0, mb_send(skel, env, MB_LEAK_FRAMES, 0, 1));
 	after = free_pages();
 	TH_LOG("%u frames in %llu ms; free pages %llu before, %llu after",
 	       MB_LEAK_FRAMES, now_ms() - t, before, after);
@@ -1297,8 +1301,26 @@ TEST_F_TIMEOUT(mb, drop_returns_memory, 600)
 	EXPECT_EQ((1000ULL + MB_LEAK_FRAMES) * JUMBO_LEN, st->bytes);
 	EXPECT_EQ(st->frames, st->multi);
 	EXPECT_GT(MB_LEAK_FRAMES / 2, before > after ? before - after : 0);
-	pkt_recv(self->dut_fd, 0, JUMBO_LEN, 0, &e, &r);
+	pkt_recv(dut_fd, 0, JUMBO_LEN, 0, &e, &r);
 	EXPECT_EQ(0U, r.packets);
+}
+
+TEST_F_TIMEOUT(mb, drop_returns_memory, 600)
+{
+	mb_memory(_metadata, self->skel, self->env, self->dut_fd, XDP_MB_DROP);
+}
+
+/* XDP_ABORTED frees like XDP_DROP (and raises xdp_exception) */
+TEST_F_TIMEOUT(mb, aborted_returns_memory, 600)
+{
+	mb_memory(_metadata, self->skel, self->env, self->dut_fd,
+		  XDP_MB_ABORTED);
+}
+
+/* XDP_TX: the Tx completion returns every fragment */
+TEST_F_TIMEOUT(mb, tx_returns_memory, 600)
+{
+	mb_memory(_metadata, self->skel, self->env, self->dut_fd, XDP_MB_TX);
 }
 
 /* XDP_PASS: the stack gets every frame whole, and UDP its payload */
