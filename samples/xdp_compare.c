@@ -76,6 +76,7 @@ static const char *const opt_opts[] = { "count", "rate_pps" };
 static double ci_level = 95;
 /* --tolerance: a change within this many % of A is "no change" (< 0: off) */
 static double tolerance = -1;
+
 /* "ns" or "insns" (A's options.cost_unit) */
 static bool insns;
 
@@ -133,13 +134,45 @@ static double need_num(const struct side *s, const struct jr_value *o,
 	return v;
 }
 
+/*
+ * A row's runs (row names it, "points[3]."): an array, each run with ok,
+ * an ok run with its figures (app: the application's too)
+ */
+static int check_runs(const struct side *s, const struct jr_value *p,
+		      const char *row, bool app)
+{
+	const struct jr_value *runs = jr_get(p, "runs");
+	int err = 0;
+	size_t k;
+
+	if (!runs || runs->type != JR_ARRAY)
+		return bad(s, "not a valid sweep result: %sruns is missing or not an array",
+			   row);
+	for (k = 0; k < runs->len && !err; k++) {
+		const struct jr_value *r = &runs->items[k];
+		char where[96];
+
+		snprintf(where, sizeof(where), "%sruns[%zu].", row, k);
+		if (jr_bool(jr_get(r, "ok")) < 0)
+			return bad(s, "not a valid sweep result: %sok is missing or not a boolean",
+				   where);
+		if (jr_bool(jr_get(r, "ok")) == 1) {
+			need_num(s, r, where, "ns_per_pkt", &err);
+			if (app)
+				need_num(s, r, where, "app_ns_per_pkt", &err);
+			need_num(s, r, where, "pps", &err);
+		}
+	}
+	return err;
+}
+
 static int check_points(const struct side *s)
 {
-	size_t i, k;
+	size_t i;
 	int err = 0;
 
 	for (i = 0; i < s->points->len && !err; i++) {
-		const struct jr_value *p = &s->points->items[i], *runs;
+		const struct jr_value *p = &s->points->items[i];
 		char where[64];
 
 		snprintf(where, sizeof(where), "points[%zu].", i);
@@ -147,23 +180,8 @@ static int check_points(const struct side *s)
 		need_str(s, p, where, "mode", &err);
 		need_num(s, p, where, "size", &err);
 		need_num(s, p, where, "flows", &err);
-		runs = jr_get(p, "runs");
-		if (!err && (!runs || runs->type != JR_ARRAY))
-			return bad(s, "not a valid sweep result: %sruns is missing or not an array",
-				   where);
-		for (k = 0; k < (runs ? runs->len : 0) && !err; k++) {
-			const struct jr_value *r = &runs->items[k];
-
-			snprintf(where, sizeof(where), "points[%zu].runs[%zu].",
-				 i, k);
-			if (jr_bool(jr_get(r, "ok")) < 0)
-				return bad(s, "not a valid sweep result: %sok is missing or not a boolean",
-					   where);
-			if (jr_bool(jr_get(r, "ok")) == 1) {
-				need_num(s, r, where, "ns_per_pkt", &err);
-				need_num(s, r, where, "pps", &err);
-			}
-		}
+		if (!err)
+			err = check_runs(s, p, where, false);
 	}
 	return err;
 }
@@ -171,36 +189,20 @@ static int check_points(const struct side *s)
 /* The receive stacks' rows (optional): stack, mode (or null), size, runs */
 static int check_stacks(const struct side *s, const struct jr_value *st)
 {
-	size_t i, k;
+	size_t i;
 	int err = 0;
 
 	if (st->type != JR_ARRAY)
 		return bad(s, "not a valid sweep result: stacks is not an array");
 	for (i = 0; i < st->len && !err; i++) {
-		const struct jr_value *p = &st->items[i], *runs;
+		const struct jr_value *p = &st->items[i];
 		char where[64];
 
 		snprintf(where, sizeof(where), "stacks[%zu].", i);
 		need_str(s, p, where, "stack", &err);
 		need_num(s, p, where, "size", &err);
-		runs = jr_get(p, "runs");
-		if (!err && (!runs || runs->type != JR_ARRAY))
-			return bad(s, "not a valid sweep result: %sruns is missing or not an array",
-				   where);
-		for (k = 0; k < (runs ? runs->len : 0) && !err; k++) {
-			const struct jr_value *r = &runs->items[k];
-
-			snprintf(where, sizeof(where), "stacks[%zu].runs[%zu].",
-				 i, k);
-			if (jr_bool(jr_get(r, "ok")) < 0)
-				return bad(s, "not a valid sweep result: %sok is missing or not a boolean",
-					   where);
-			if (jr_bool(jr_get(r, "ok")) == 1) {
-				need_num(s, r, where, "ns_per_pkt", &err);
-				need_num(s, r, where, "app_ns_per_pkt", &err);
-				need_num(s, r, where, "pps", &err);
-			}
-		}
+		if (!err)
+			err = check_runs(s, p, where, true);
 	}
 	return err;
 }
