@@ -266,6 +266,19 @@ int xenv_wait_running(const char *ifname)
 	return ret;
 }
 
+int xenv_wait_links(struct xsk_env *env)
+{
+	int ret = xenv_enter(env, XENV_PEER);
+
+	if (!ret)
+		ret = xenv_wait_running(env->ifname[XENV_PEER]);
+	if (!ret)
+		ret = xenv_enter(env, XENV_DUT);
+	if (!ret)
+		ret = xenv_wait_running(env->ifname[XENV_DUT]);
+	return ret;
+}
+
 static int setup_side(struct xsk_env *env, int side, char *err)
 {
 	char path[64];

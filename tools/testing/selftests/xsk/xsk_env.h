@@ -85,6 +85,9 @@ int xenv_enter(struct xsk_env *env, int side);
  */
 int xenv_wait_running(const char *ifname);
 
+/* The same for the dut's and the peer's interface; ends in the dut's netns */
+int xenv_wait_links(struct xsk_env *env);
+
 /*
  * The XSK_DEVS environment variable: "DUT PEER" (or "DUT,PEER"), two
  * connected interfaces to run on instead of veth.  Fills o->dev from buf

@@ -527,8 +527,8 @@ FIXTURE_SETUP(jumbo)
 }
 
 /*
- * Open the port, and with a NIC wait for its link: attaching XDP resets
- * it, and it drops what comes meanwhile
+ * Open the port, and with NICs wait for their links: attaching XDP resets
+ * a NIC, and it drops what comes meanwhile
  */
 static int jumbo_open(struct xsk_env *env, struct xsk_port **port,
 		      enum xsk_mode mode, const struct xsk_socket_opts *so,
@@ -537,7 +537,7 @@ static int jumbo_open(struct xsk_env *env, struct xsk_port **port,
 	int ret = open_port(env, port, mode, so, err);
 
 	if (!ret && env->adopted)
-		ret = xenv_wait_running(env->ifname[XENV_DUT]);
+		ret = xenv_wait_links(env);
 	return ret;
 }
 
@@ -1095,20 +1095,6 @@ static int mb_attach(int ifindex, struct bpf_program *prog)
 			      XDP_FLAGS_DRV_MODE, NULL);
 }
 
-/* Both sides running again (a NIC resets its link for XDP and the MTU) */
-static int mb_wait_link(struct xsk_env *env)
-{
-	int ret = xenv_enter(env, XENV_PEER);
-
-	if (!ret)
-		ret = xenv_wait_running(env->ifname[XENV_PEER]);
-	if (!ret)
-		ret = xenv_enter(env, XENV_DUT);
-	if (!ret)
-		ret = xenv_wait_running(env->ifname[XENV_DUT]);
-	return ret;
-}
-
 FIXTURE_SETUP(mb)
 {
 	struct xenv_opts o = { .mtu = JUMBO_MTU };
@@ -1138,7 +1124,7 @@ FIXTURE_SETUP(mb)
 				 self->env->ifname[XENV_DUT], JUMBO_MTU,
 				 strerror(-ret));
 	self->attached = XDP_FLAGS_DRV_MODE;
-	ASSERT_EQ(0, mb_wait_link(self->env));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
 }
 
 FIXTURE_TEARDOWN(mb)
@@ -1572,7 +1558,7 @@ TEST_F(mb, mtu_change_attached)
 	ASSERT_EQ(0, set_mtu(dut, 3000));
 	ASSERT_EQ(0, set_mtu(dut, JUMBO_MTU));
 	EXPECT_EQ((__u64)XDP_ATTACHED_DRV, kernel_attach_mode(self->ifindex));
-	ASSERT_EQ(0, mb_wait_link(self->env));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
 	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_BATCH, 0, 1));
 	EXPECT_EQ((__u64)MB_BATCH, st->frames);
 	EXPECT_EQ((__u64)MB_BATCH * JUMBO_LEN, st->bytes);
