@@ -366,15 +366,25 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 	struct xsk_port *port = NULL;
 	struct xsk_socket *xs;
 	char why[2][XSK_ERRLEN];
+	unsigned int m, tries;
 	__u64 deadline;
-	unsigned int m;
 	int ret = 0;
 
-	for (m = 0; m < 2; m++) {
-		po.mode = modes[m];
-		ret = xsk_port_open(&port, &po, why[m]);
-		if (!ret)
+	/*
+	 * The last run's socket on this queue goes away in deferred work of
+	 * the kernel: the queue can be busy (EBUSY) for a moment after its
+	 * close, longer on a loaded machine.  Wait up to a second for it.
+	 */
+	for (tries = 0; ; tries++) {
+		for (m = 0; m < 2; m++) {
+			po.mode = modes[m];
+			ret = xsk_port_open(&port, &po, why[m]);
+			if (!ret)
+				break;
+		}
+		if (ret != -EBUSY || tries == 100)
 			break;
+		usleep(10000);
 	}
 	if (ret)
 		return xsk_errf(err, ret, "AF_XDP multi-buffer socket on %s: native: %s; generic: %s",
