@@ -77,13 +77,13 @@ $(XSK_OUT)/.built: $(KSFT_STAMP) $(wildcard $(XSK_DIR)/*.[ch]) $(XSK_DIR)/Makefi
 # a skeleton named NAME_bpf
 BPF_SRCS := $(wildcard lib/*.bpf.c samples/*.bpf.c)
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.skel.h,$(notdir $(BPF_SRCS)))
-BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf \
+BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -I$(XSK_DIR) \
 	      $(shell pkg-config --cflags libbpf 2>/dev/null) \
 	      -idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
 vpath %.bpf.c lib samples
 
-$(BUILD)/bpf/%.bpf.o: %.bpf.c
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(XSK_DIR)/xsk_spin.h
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CLNG-BPF $@
 	@clang $(BPF_CFLAGS) -c $< -o $@

@@ -10,8 +10,9 @@
  *   swapmac	swap the MAC addresses (always done for XDP_TX)
  *   loop_k	an injected cost: K iterations of bpf_loop() per frame, to
  *		check that measured cost rises in proportion
- *   spin_n	a finer one: N iterations of a multiply-add inline (at most
- *		SPIN_MAX; the verifier walks each, loop_k's bpf_loop() not)
+ *   spin_n	a finer one: N iterations of a multiply-add inline
+ *		(xsk_spin.h, at most XSK_SPIN_MAX; the verifier walks each,
+ *		loop_k's bpf_loop() not)
  *
  * xdp_action is for single-buffer frames; xdp_action_frags, the same code,
  * also loads where frames may come in several buffers (jumbo MTU).
@@ -20,8 +21,9 @@
 #include <linux/if_ether.h>
 #include <bpf/bpf_helpers.h>
 
+#include "xsk_spin.h"
+
 #define MAX_RXQ 64
-#define SPIN_MAX 4096
 
 const volatile __u32 action = XDP_PASS;
 const volatile __u32 readmem;
@@ -108,15 +110,8 @@ static __always_inline int apply(struct xdp_md *ctx, const int frags)
 		if (acc == 1)
 			rec->issue++;
 	}
-	if (spin_n) {
-		__u64 acc = len;
-		__u32 i;
-
-		for (i = 0; i < spin_n && i < SPIN_MAX; i++)
-			acc = acc * 31 + i;
-		if (acc == 1)
-			rec->issue++;
-	}
+	if (spin_n && xsk_spin(spin_n, len) == 1)
+		rec->issue++;
 	if (act == XDP_REDIRECT) {
 		act = bpf_redirect_map(&tx_port, 0, XDP_ABORTED);
 		if (act != XDP_REDIRECT)

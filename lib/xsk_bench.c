@@ -907,6 +907,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		__u64 d = (sc1[cpu].net_rx_ns - sc1[cpu].net_rx_foreign_ns) -
 			  (sc0[cpu].net_rx_ns - sc0[cpu].net_rx_foreign_ns);
 
+		r->net_rx_softirqs += sc1[cpu].net_rx_count -
+				      sc0[cpu].net_rx_count;
 		if (d > best) {
 			best = d;
 			r->net_rx_cpu = cpu;

@@ -100,6 +100,7 @@ struct xskb_result {
 	/* the receive side: NET_RX softirq on every CPU, less foreign */
 	bool net_rx_known;
 	__u64 net_rx_ns;
+	__u64 net_rx_softirqs;	/* NET_RX softirqs run, foreign included */
 	int net_rx_cpu;		/* the CPU with most of it */
 	double net_rx_ns_per_pkt;
 	/* the peer (own pair) */

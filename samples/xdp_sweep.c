@@ -161,7 +161,8 @@ static void usage(FILE *f, const char *prog)
 		"  -d, --duration=SEC    measured seconds per run (default 1)\n"
 		"  -w, --warmup=SEC      traffic before each measurement (default 0.2)\n"
 		"  -K, --loop=K          inject K bpf_loop() iterations per frame\n"
-		"      --spin=N          inject N inline multiply-adds per frame (<= 4096)\n"
+		"      --spin=N          inject N inline multiply-adds per frame (<= 4096), in\n"
+		"                        the matrix's program and the AF_XDP rows'\n"
 		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
 		"      --stacks          compare receive stacks on the same traffic: AF_XDP\n"
 		"                        rxdrop (native copy, generic), TPACKET_V3, TPACKET_V2,\n"
@@ -662,7 +663,8 @@ static int open_stack(const struct config *cfg, struct stack_point *sp)
 		.kind = XSKB_RXDROP,
 		.afpacket = stack_defs[def].afpacket,
 		.afp = stack_defs[def].afp,
-		.port = { .mode = stack_defs[def].xmode },
+		.port = { .mode = stack_defs[def].xmode,
+			  .spin_n = stack_defs[def].afpacket ? 0 : cfg->spin_n },
 		.pkt_size = sp->size,
 		.count = stack_count(cfg),
 		.rate_pps = cfg->rxdrop_rate ?: cfg->rate,
@@ -903,8 +905,10 @@ static void stacks_json(struct json *j, const struct config *cfg,
 			json_kv_double(j, "pps", r->r.pps);
 			json_kv_u64(j, "net_rx_ns", r->r.net_rx_ns);
 			json_kv_double(j, "ns_per_pkt", r->r.net_rx_ns_per_pkt);
+			json_kv_u64(j, "net_rx_softirqs", r->r.net_rx_softirqs);
 			json_kv_s64(j, "net_rx_cpu", r->r.net_rx_cpu);
 			json_kv_u64(j, "app_cpu_ns", r->r.app_cpu_ns);
+			json_kv_u64(j, "app_polls", r->r.rx_kicks);
 			json_kv_double(j, "app_ns_per_pkt", r->r.app_ns_per_pkt);
 			json_kv_s64(j, "app_cpu", r->r.app_cpu);
 			json_kv_u64(j, "gen_sent", r->r.gen_sent);

@@ -15,18 +15,25 @@
 #
 # EXACT_PAIRS ("veth igb igb-paced" by default) chooses the pairs:
 # igb-paced is the igb pair with one frame per generator call and per NAPI
-# poll (--rate EXACT_PACED_RATE, 20000 frames a second of guest time, and
+# poll (--rate EXACT_PACED_RATE, 1862 frames a second of guest time, and
 # --count EXACT_PACED_COUNT, 10000), where an injected cost is additive
 # (at full speed it is not: the batching into polls changes with it).
+# The pace leaves the guest idle between frames (a paced igb frame's work
+# takes under 200 us of guest time, the period is 537 us) and is not a
+# divisor of the tick (4 ms at HZ=250: 7.448 frames a tick), so that the
+# tick lands at every phase of the frame's work in a run: at 2000 (8 frames
+# a tick) and 20000 (busier than the pace) runs stepped between levels.
 # EXACT_COUNT
 # (200000), EXACT_REPEAT (5), EXACT_ACTIONS (XDP_DROP,XDP_TX,XDP_PASS,
 # XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
 # AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with veth and igb-paced:
 # EXACT_RXDROP_VETH (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their
 # bind modes, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
-# generator call at EXACT_RXDROP_RATE (20000) frames a second of guest time,
-# EXACT_PACED_COUNT frames a run: at full speed the generator fills the
-# socket's ring before the application, on the same single CPU, runs.
+# generator call at EXACT_RXDROP_RATE (1862, as above) frames a second of
+# guest time, EXACT_PACED_COUNT frames a run: at full speed the generator
+# fills the socket's ring before the application, on the same single CPU,
+# runs; paced, the application has received each frame and waits in poll()
+# again before the next one comes.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +65,7 @@ for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 	veth)
 		[ "${EXACT_RXDROP:-1}" = 0 ] ||
 			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}"
-				--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}"
+				--rxdrop-rate "${EXACT_RXDROP_RATE:-1862}"
 				--rxdrop-count "${EXACT_PACED_COUNT:-10000}") ;;
 	igb|igb-paced)
 		read -r -a nics <<< "${VM_IGB:-}"
@@ -70,11 +77,11 @@ for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 		done
 		devs=(--devs "${nics[0]},${nics[1]}")
 		if [ "$pair" = igb-paced ]; then
-			paced=(--rate "${EXACT_PACED_RATE:-20000}"
+			paced=(--rate "${EXACT_PACED_RATE:-1862}"
 			       --count "${EXACT_PACED_COUNT:-10000}")
 			[ "${EXACT_RXDROP:-1}" = 0 ] ||
 				rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
-					--rxdrop-rate "${EXACT_RXDROP_RATE:-20000}"
+					--rxdrop-rate "${EXACT_RXDROP_RATE:-1862}"
 					--rxdrop-count "${EXACT_PACED_COUNT:-10000}")
 		fi ;;
 	*) die "EXACT_PAIRS: '$pair' is not veth, igb or igb-paced" ;;

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "xsk_core.h"
+#include "xsk_spin.h"
 #include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
 
@@ -663,7 +664,19 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 	xsk_ifdriver(port->ifname, port->driver, sizeof(port->driver));
 
 	if (!o->no_prog) {
-		port->skel = xsk_prog_bpf__open_and_load();
+		if (o->spin_n > XSK_SPIN_MAX) {
+			ret = fail(err, -EINVAL, "spin_n %u is above %u",
+				   o->spin_n, XSK_SPIN_MAX);
+			goto out;
+		}
+		port->skel = xsk_prog_bpf__open();
+		if (port->skel) {
+			port->skel->rodata->spin_n = o->spin_n;
+			if (xsk_prog_bpf__load(port->skel)) {
+				xsk_prog_bpf__destroy(port->skel);
+				port->skel = NULL;
+			}
+		}
 		if (!port->skel) {
 			ret = fail(err, -errno,
 				   "loading the XDP program failed (CONFIG_BPF_SYSCALL? RLIMIT_MEMLOCK? see libbpf's messages above)");
@@ -736,6 +749,7 @@ int xsk_prog_counters_read(struct xsk_prog_bpf *skel,
 		c->rx_bytes += pc[i].rx_bytes;
 		c->redirected += pc[i].redirected;
 		c->no_socket += pc[i].no_socket;
+		c->spin_one += pc[i].spin_one;
 	}
 	free(pc);
 	return ret;

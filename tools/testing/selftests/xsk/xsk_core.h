@@ -251,6 +251,8 @@ struct xsk_port_opts {
 	__u32 first_queue;
 	__u32 nr_queues;	/* default 1 */
 	bool no_prog;		/* TX only: bind, attach no program */
+	__u32 spin_n;		/* benchmarks: xsk_spin.h iterations per frame
+				 * in the program (0 - XSK_SPIN_MAX) */
 	struct xsk_socket_opts sock;
 };
 
@@ -282,6 +284,7 @@ struct xsk_prog_counters {
 	__u64 rx_bytes;
 	__u64 redirected;
 	__u64 no_socket;
+	__u64 spin_one;
 };
 
 /* Of a loaded program: the port's (port->skel) or the peer's */

@@ -3,7 +3,10 @@
  * XDP programs of the AF_XDP core.
  *
  * xsk_redirect: every frame of queue q goes to the socket in xsks_map[q];
- *		 frames of a queue without a socket go to the stack.
+ *		 frames of a queue without a socket go to the stack.  With
+ *		 spin_n set before load, each frame costs spin_n more
+ *		 iterations of xsk_spin.h's loop (benchmarks check their
+ *		 measurement with it).
  * xdp_pass:	 the peer's program: makes a veth run native XDP (and so
  *		 accept XDP_TX and redirected frames) and passes everything.
  * xdp_drop:	 the same, for a peer that only counts what comes back.
@@ -19,6 +22,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "xsk_prog_mb.h"
+#include "xsk_spin.h"
 
 #define MAX_QUEUES 64
 
@@ -27,7 +31,10 @@ struct counters {
 	__u64 rx_bytes;
 	__u64 redirected;
 	__u64 no_socket;
+	__u64 spin_one;		/* xsk_spin() gave 1: keeps its loop */
 };
+
+const volatile __u32 spin_n;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
@@ -61,6 +68,8 @@ int xsk_redirect(struct xdp_md *ctx)
 	struct counters *c = count(ctx);
 	long act;
 
+	if (spin_n && xsk_spin(spin_n, ctx->data_end - ctx->data) == 1 && c)
+		c->spin_one++;
 	act = bpf_redirect_map(&xsks_map, ctx->rx_queue_index, XDP_PASS);
 	if (c) {
 		if (act == XDP_REDIRECT)
