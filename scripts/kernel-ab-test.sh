@@ -15,25 +15,27 @@
 #    default 0.5%: between boots at this test's 20000 frames a run the
 #    medians moved by up to 0.195% in the spread study and once by 0.308%,
 #    veth XDP_REDIRECT, in a CI run), but igb XDP_PASS, whose runs step
-#    between levels about 39 insns/pkt apart, and the AF_XDP rows'
-#    application time: shown, not judged.  The AF_XDP rows' NET_RX cost
-#    is judged within --xsk-tolerance (default 2%: their runs spread by up
-#    to 1.24% within a boot, and igb zero-copy moved by 0.87% between two).
-# 2. an injected change of known size: the XDP program with N more spin
-#    units per frame (xdp_sweep --spin; A has 1, so that the loop's set-up
-#    is on both sides).  One unit's cost u is counted first, from 1000
-#    units (B --spin 1001) on the veth pair's XDP_DROP; then N = 1, 10 and
-#    100 must come out as +N*u insns per packet on every path of the veth
-#    pair, within --tolerance PCT% of the path's figure (default 0.5%: at
-#    20000 frames a CI run saw +10 units on XDP_TX come out 3.4 insns short
-#    and +100 on XDP_REDIRECT 3.6 short, 0.40% and 0.38%; the 0.1% spread
-#    holds at the 200000 frames of kernel-ab), or within the spread (max -
-#    min) of A's runs plus that of B's on that path when that is larger,
-#    and at least 0.5 insns.  The same on the paced igb pair for N = 10
-#    on every path and N = 100 on XDP_DROP, but XDP_PASS (its levels,
-#    above); N = 100 on XDP_TX and XDP_REDIRECT is shown: it comes out
-#    about 135 insns/pkt above +100*u, as the dearer program changes how
-#    many NET_RX softirqs a frame takes (3.47 to 2.98 on XDP_TX).
+#    between levels about 38 insns/pkt apart: shown, not judged.  The
+#    AF_XDP rows' NET_RX cost and their application's time are judged
+#    within --xsk-tolerance (default 0.5%).
+# 2. an injected change of known size: the XDP programs with N more spin
+#    units per frame (xdp_sweep --spin, the matrix's program and the AF_XDP
+#    socket's; A has 1, so that the loop's set-up is on both sides).  One
+#    unit's cost u is counted first, from 1000 units (B --spin 1001) on the
+#    veth pair's XDP_DROP; then N = 1, 10 and 100 must come out as +N*u
+#    insns per packet on every path of the veth pair, AF_XDP rxdrop
+#    included, within --tolerance PCT% of the path's figure (default 0.5%:
+#    at 20000 frames a CI run saw +10 units on XDP_TX come out 3.4 insns
+#    short and +100 on XDP_REDIRECT 3.6 short, 0.40% and 0.38%; the 0.1%
+#    spread holds at the 200000 frames of kernel-ab), or within the spread
+#    (max - min) of A's runs plus that of B's on that path when that is
+#    larger, and at least 0.5 insns; the AF_XDP application's time must
+#    not move (the program runs in the softirq).  The same on the paced
+#    igb pair for N = 10 on every path and N = 100 on XDP_DROP, but
+#    XDP_PASS (its levels, above); N = 100 on XDP_TX, XDP_REDIRECT and
+#    AF_XDP is shown: it comes out 100-130 insns/pkt above +100*u, as the
+#    dearer program moves an interrupt into the softirq (NET_RX softirqs
+#    per frame 3.54 to 3.07 on XDP_TX).
 #
 # Prints the A/B reports and one line per check; ends with "N passed,
 # N failed".  Exit status 0 when every check passed.
@@ -44,7 +46,7 @@ kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 out="$top/build/kernel-ab-test"
 tolerance=0.5
 same_tolerance=0.5
-xsk_tolerance=2
+xsk_tolerance=0.5
 
 die() { echo "kernel-ab-test: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -87,8 +89,10 @@ xsk="EXACT_PAIRS=veth EXACT_ACTIONS=XDP_DROP EXACT_COUNT=5000"
 	"k1 EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 2 --repeat 3" \
 	"k10 EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 11 --repeat 3" \
 	"k100 EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 101 --repeat 3" \
-	"k10 $paced EXACT_RXDROP=0 --spin 11 --repeat 3" \
-	"k100 $paced EXACT_RXDROP=0 --spin 101 --repeat 3" \
+	"xk1 $xsk --spin 2 --repeat 3" "xk10 $xsk --spin 11 --repeat 3" \
+	"xk100 $xsk --spin 101 --repeat 3" \
+	"k10 $paced --spin 11 --repeat 3" \
+	"k100 $paced --spin 101 --repeat 3" \
 	"cal EXACT_PAIRS=veth EXACT_RXDROP=0 EXACT_ACTIONS=XDP_DROP --spin 1001 --repeat 3"
 "$top/scripts/exact-cost.sh" --kernel "$kernel" --out "$out/boot2" \
 	"a EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 1" \
@@ -124,11 +128,9 @@ for p in r["points"]:
     if "stack" in p:
         # AF_XDP rxdrop: its own tolerance (header)
         ok = abs(p["delta_pct"]) <= float(sys.argv[3])
-    # igb XDP_PASS: runs step between levels ~36-39 insns/pkt apart
-    # (exact_cost.rst); an AF_XDP application's time: not studied enough
-    # to be judged; shown
-    unstable = (sys.argv[2].startswith("igb") and p.get("action") == "XDP_PASS") \
-        or p.get("cost") == "app"
+    # igb XDP_PASS: runs step between levels ~38 insns/pkt apart
+    # (exact_cost.rst); shown
+    unstable = sys.argv[2].startswith("igb") and p.get("action") == "XDP_PASS"
     print("info" if unstable else "ok" if ok else "fail",
           "%s %s: no change (%+.2f insns, %+.4f%%)" % (sys.argv[2], p["label"],
           p["delta_ns"], p["delta_pct"]))
@@ -136,27 +138,39 @@ PY
 )
 done
 
-# an injected change of known size
-for pair in veth igb-paced; do
-	a1="$out/boot1/a-$pair.json"
+# an injected change of known size: A's sets a (k1, k10, k100) and x (its
+# own AF_XDP set on veth: xk1, xk10, xk100)
+for set in a-veth a-igb-paced x-veth; do
+	base=${set%%-*} pair=${set#*-}
+	k=k
+	[ "$base" = x ] && k=xk
+	a1="$out/boot1/$set.json"
 	for n in 1 10 100; do
-		[ -f "$out/boot1/k$n-$pair.json" ] || continue
+		[ -f "$out/boot1/$k$n-$pair.json" ] || continue
 		echo
-		echo "== $pair: $n spin unit(s) more per frame =="
-		"$compare" --force "$a1" "$out/boot1/k$n-$pair.json" |
-			tee "$out/k$n-$pair.txt" | grep -v '^  \|^NOT ALIKE' || true
+		echo "== $set: $n spin unit(s) more per frame =="
+		"$compare" --force "$a1" "$out/boot1/$k$n-$pair.json" |
+			tee "$out/$k$n-$pair.txt" | grep -v '^  \|^NOT ALIKE' || true
 	done
 	while read -r verdict what; do
 		check "$verdict" "$what"
-	done < <(python3 - "$out/boot1" "$pair" "$tolerance" <<'PY'
+	done < <(python3 - "$out/boot1" "$pair" "$tolerance" "$base" "$k" <<'PY'
 import json, statistics, sys
 d, pair, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
+base, kname = sys.argv[4], sys.argv[5]
 
 def load(name):
+    """Each path's runs: the matrix's points, and the AF_XDP rows' NET_RX
+    cost and their application's time (which the program must not move)"""
     r = json.load(open("%s/%s-%s.json" % (d, name, pair)))
-    return {p["action"] + " " + p["mode"]:
-            [x["ns_per_pkt"] for x in p["runs"] if x["ok"]]
-            for p in r["points"]}
+    v = {p["action"] + " " + p["mode"]:
+         [x["ns_per_pkt"] for x in p["runs"] if x["ok"]]
+         for p in r["points"]}
+    for s in r.get("stacks", []):
+        ok = [x for x in s["runs"] if x["ok"]]
+        v["AF_XDP " + s["mode"]] = [x["ns_per_pkt"] for x in ok]
+        v["AF_XDP " + s["mode"] + " app"] = [x["app_ns_per_pkt"] for x in ok]
+    return v
 
 def med(name):
     return {k: statistics.median(v) for k, v in load(name).items()}
@@ -164,7 +178,7 @@ def med(name):
 def spread(name):
     return {k: max(v) - min(v) for k, v in load(name).items()}
 
-a, a_spread = med("a"), spread("a")
+a, a_spread = med(base), spread(base)
 # one unit's cost is the program's: counted where nothing else moves with
 # it, on the veth pair's XDP_DROP (the same u holds on every path)
 u = None
@@ -175,11 +189,13 @@ for name in ("a", "cal"):
     u = m[0] if u is None else (m[0] - u) / 1000
 for n in (1, 10, 100):
     try:
-        k, k_spread = med("k%d" % n), spread("k%d" % n)
+        k, k_spread = med("%s%d" % (kname, n)), spread("%s%d" % (kname, n))
     except FileNotFoundError:
         continue    # igb-paced: no N = 1
     for path in a:
-        want, got = n * u, k[path] - a[path]
+        if path not in k:
+            continue    # set a on veth has no AF_XDP rows: set x has
+        want, got = (0 if path.endswith(" app") else n * u), k[path] - a[path]
         # the medians of A and B each lie within their runs' spread
         room = max(tol / 100 * a[path], 0.5, a_spread[path] + k_spread[path])
         ok = abs(got - want) <= room
@@ -189,6 +205,10 @@ for n in (1, 10, 100):
         # (exact_cost.rst): shown
         info = pair == "igb-paced" and (path.startswith("XDP_PASS") or
             (n == 100 and not path.startswith("XDP_DROP")))
+        # the AF_XDP application's time (expected unchanged) moves with
+        # the softirq's length on igb, where part of that softirq runs on
+        # its time: shown
+        info = info or (path.endswith(" app") and pair != "veth")
         print("info" if info else "ok" if ok else "fail",
               "%s %s: +%d unit(s) = %+.2f insns per packet, expected %+.2f "
               "(u = %.3f insns, %s)" % (pair, path, n, got, want, u, what))

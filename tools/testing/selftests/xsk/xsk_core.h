@@ -251,8 +251,8 @@ struct xsk_port_opts {
 	__u32 first_queue;
 	__u32 nr_queues;	/* default 1 */
 	bool no_prog;		/* TX only: bind, attach no program */
-	__u32 spin_n;		/* benchmarks: xsk_spin.h iterations per frame
-				 * in the program (0 - XSK_SPIN_MAX) */
+	/* benchmarks: xsk_spin.h iterations per frame, 0 - XSK_SPIN_MAX */
+	__u32 spin_n;
 	struct xsk_socket_opts sock;
 };
 

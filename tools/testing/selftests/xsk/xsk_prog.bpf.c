@@ -34,7 +34,12 @@ struct counters {
 	__u64 spin_one;		/* xsk_spin() gave 1: keeps its loop */
 };
 
-const volatile __u32 spin_n;
+/*
+ * Set before load: in .rodata, which libbpf freezes, the verifier sees a
+ * constant and removes the loop when it is 0 (not const, so that the
+ * compiler does not fold it first)
+ */
+SEC(".rodata") __u32 spin_n;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);

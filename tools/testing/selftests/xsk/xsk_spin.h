@@ -13,12 +13,9 @@
 
 #include <linux/types.h>
 
-#ifndef __always_inline
-#define __always_inline inline __attribute__((always_inline))
-#endif
-
 #define XSK_SPIN_MAX	4096
 
+#ifdef __bpf__
 static __always_inline __u64 xsk_spin(__u32 n, __u64 acc)
 {
 	__u32 i;
@@ -27,5 +24,6 @@ static __always_inline __u64 xsk_spin(__u32 n, __u64 acc)
 		acc = acc * 31 + i;
 	return acc;
 }
+#endif /* __bpf__ */
 
 #endif /* XSK_SPIN_H */
