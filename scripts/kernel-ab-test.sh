@@ -15,9 +15,10 @@
 #    default 0.5%: between boots at this test's 20000 frames a run the
 #    medians moved by up to 0.195% in the spread study and once by 0.308%,
 #    veth XDP_REDIRECT, in a CI run), but igb XDP_PASS, whose runs step
-#    between levels about 38 insns/pkt apart: shown, not judged.  The
-#    AF_XDP rows' NET_RX cost and their application's time are judged
-#    within --xsk-tolerance (default 0.5%).
+#    between levels about 38 insns/pkt apart, and the AF_XDP
+#    application's time on igb (0.43% between boots): shown, not judged.
+#    The AF_XDP rows' NET_RX cost, and their application's time on veth,
+#    are judged within --xsk-tolerance (default 0.5%).
 # 2. an injected change of known size: the XDP programs with N more spin
 #    units per frame (xdp_sweep --spin, the matrix's program and the AF_XDP
 #    socket's; A has 1, so that the loop's set-up is on both sides).  One
@@ -128,9 +129,11 @@ for p in r["points"]:
     if "stack" in p:
         # AF_XDP rxdrop: its own tolerance (header)
         ok = abs(p["delta_pct"]) <= float(sys.argv[3])
-    # igb XDP_PASS: runs step between levels ~38 insns/pkt apart
+    # igb XDP_PASS: runs step between levels ~38 insns/pkt apart; the
+    # AF_XDP application's time on igb: moved by 0.43% between boots
     # (exact_cost.rst); shown
-    unstable = sys.argv[2].startswith("igb") and p.get("action") == "XDP_PASS"
+    unstable = sys.argv[2].startswith("igb") and \
+        (p.get("action") == "XDP_PASS" or p.get("cost") == "app")
     print("info" if unstable else "ok" if ok else "fail",
           "%s %s: no change (%+.2f insns, %+.4f%%)" % (sys.argv[2], p["label"],
           p["delta_ns"], p["delta_pct"]))
