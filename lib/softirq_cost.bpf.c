@@ -28,6 +28,7 @@ struct sirq_acc {
 	__u64 all_count;
 	__u64 own_ns;		/* every vector, in a thread of own_tgid */
 	__u64 net_rx_foreign_ns; /* NET_RX in another process's context */
+	__u64 watch_ns;		/* every vector, in thread watch_tid */
 };
 
 struct {
@@ -46,6 +47,8 @@ struct {
 
 /* The process whose threads' CPU time already includes its softirqs */
 const volatile __u32 own_tgid;
+/* A thread whose CPU time is compared with, set and cleared at run time */
+__u32 watch_tid;
 
 SEC("raw_tp/softirq_entry")
 int sirq_entry(struct bpf_raw_tracepoint_args *ctx)
@@ -83,12 +86,15 @@ int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
 	__u32 key = 0, vec = (__u32)ctx->args[0];
 	__u64 *t = bpf_map_lookup_elem(&start, &key);
 	struct sirq_acc *a = bpf_map_lookup_elem(&acc, &key);
-	__u64 d;
+	__u64 d, pid_tgid;
 
 	if (!t || !a || !*t)
 		return 0;
 	d = bpf_ktime_get_ns() - *t;
 	*t = 0;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (watch_tid && (__u32)pid_tgid == watch_tid)
+		a->watch_ns += d;
 	a->all_ns += d;
 	a->all_count++;
 	if (vec == NET_RX_SOFTIRQ) {
@@ -98,7 +104,7 @@ int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
 		a->net_tx_ns += d;
 		a->net_tx_count++;
 	}
-	if (own_tgid && bpf_get_current_pid_tgid() >> 32 == own_tgid)
+	if (own_tgid && pid_tgid >> 32 == own_tgid)
 		a->own_ns += d;
 	else if (vec == NET_RX_SOFTIRQ && foreign_context())
 		a->net_rx_foreign_ns += d;

@@ -105,16 +105,9 @@ void sirq_close(struct sirq *s)
 	free(s);
 }
 
-void sirq_delta(const struct sirq_cpu *a, const struct sirq_cpu *b,
-		struct sirq_cpu *d)
+void sirq_watch(struct sirq *s, pid_t tid)
 {
-	d->net_rx_ns = b->net_rx_ns - a->net_rx_ns;
-	d->net_rx_count = b->net_rx_count - a->net_rx_count;
-	d->net_tx_ns = b->net_tx_ns - a->net_tx_ns;
-	d->net_tx_count = b->net_tx_count - a->net_tx_count;
-	d->all_ns = b->all_ns - a->all_ns;
-	d->all_count = b->all_count - a->all_count;
-	d->own_ns = b->own_ns - a->own_ns;
+	s->skel->bss->watch_tid = tid;
 }
 
 static struct sirq *shared_sirq;

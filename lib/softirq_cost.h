@@ -11,6 +11,7 @@
 #ifndef SOFTIRQ_COST_H
 #define SOFTIRQ_COST_H
 
+#include <sys/types.h>
 #include <linux/types.h>
 
 struct sirq_cpu {
@@ -26,6 +27,9 @@ struct sirq_cpu {
 	__u64 net_rx_foreign_ns;	/* NET_RX run in the context of another
 					 * process (not idle, not ksoftirqd):
 					 * another's traffic on this CPU */
+	__u64 watch_ns;		/* every vector, run while the thread of
+				 * sirq_watch() was current (so also in its
+				 * schedstat time) */
 };
 
 struct sirq;
@@ -42,6 +46,9 @@ int sirq_open(struct sirq **s, char *err);
  */
 int sirq_read(struct sirq *s, struct sirq_cpu *cpus, int ncpus);
 
+/* Count softirq time in thread tid as watch_ns from now on (0: stop) */
+void sirq_watch(struct sirq *s, pid_t tid);
+
 /* The two programs' ids, for checking what is loaded */
 void sirq_prog_ids(const struct sirq *s, __u32 ids[2]);
 
@@ -55,9 +62,5 @@ void sirq_close(struct sirq *s);
  */
 int sirq_get(struct sirq **s, char *err);
 void sirq_put(struct sirq *s);
-
-/* b - a, field by field */
-void sirq_delta(const struct sirq_cpu *a, const struct sirq_cpu *b,
-		struct sirq_cpu *d);
 
 #endif /* SOFTIRQ_COST_H */

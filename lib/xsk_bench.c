@@ -761,6 +761,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	wend = start + warmup_ns;
 	end = wend + duration_ns;
 	in_window = !warmup_ns;
+	if (b->sirq)
+		sirq_watch(b->sirq, tid);
 	/* A counted run's window opens before the generator's first frame */
 	window_open(b, &c, tid, sc0, &w);
 	prev = w.s;
@@ -827,6 +829,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	}
 	own_cpu_ns(tid, &cpu1);
 	r->net_rx_ns = net_rx(b, sc1) - w.net_rx;
+	if (b->sirq)
+		sirq_watch(b->sirq, 0);
 	snap(b, &c, &cur);
 	r->drops = afp_drops(b);
 	r->app_cpu = thread_last_cpu(tid);
@@ -909,6 +913,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 
 		r->net_rx_softirqs += sc1[cpu].net_rx_count -
 				      sc0[cpu].net_rx_count;
+		r->app_softirq_ns += sc1[cpu].watch_ns - sc0[cpu].watch_ns;
 		if (d > best) {
 			best = d;
 			r->net_rx_cpu = cpu;

@@ -92,6 +92,8 @@ struct xskb_result {
 	__u64 tx_kicks, rx_kicks;
 	/* the application thread */
 	__u64 app_cpu_ns;
+	__u64 app_softirq_ns;	/* softirqs (every vector) that ran on its
+				 * time: in app_cpu_ns too */
 	int app_cpu;		/* where it ran last */
 	double app_ns_per_pkt;
 	bool disturbed;		/* the thread, which never sleeps (no poll),

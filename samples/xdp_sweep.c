@@ -908,6 +908,7 @@ static void stacks_json(struct json *j, const struct config *cfg,
 			json_kv_u64(j, "net_rx_softirqs", r->r.net_rx_softirqs);
 			json_kv_s64(j, "net_rx_cpu", r->r.net_rx_cpu);
 			json_kv_u64(j, "app_cpu_ns", r->r.app_cpu_ns);
+			json_kv_u64(j, "app_softirq_ns", r->r.app_softirq_ns);
 			json_kv_u64(j, "app_polls", r->r.rx_kicks);
 			json_kv_double(j, "app_ns_per_pkt", r->r.app_ns_per_pkt);
 			json_kv_s64(j, "app_cpu", r->r.app_cpu);
