@@ -776,6 +776,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		g.o.cpu = b->o.gen_cpu;
 		ret = tgen_thread_start(&g, b->env, err);
 		if (ret) {
+			if (b->sirq)
+				sirq_watch(b->sirq, 0);
 			free(sc0);
 			return ret;
 		}
