@@ -16,7 +16,7 @@
 # make vm-check      boot it under QEMU: the selftests on veth and on two igb NICs
 # make exact-cost    the sweep in the VM under -icount: guest insns per packet
 # make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=)
-# make kernel-ab-test  the exact A/B's own test (two boots, 10-12 minutes)
+# make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
