@@ -440,25 +440,6 @@ TEST_F(modes, generic_is_skb_copy)
 	EXPECT_FALSE(xdp_options_zc(self->port->socks[0]->fd));
 }
 
-/*
- * The test environment, on the interfaces of XSK_DEVS when devs: 0,
- * KSFT_SKIP when XSK_DEVS is unset, or -errno with err
- */
-static int env_open(struct xsk_env **env, struct xenv_opts *o, bool devs,
-		    char *buf, size_t len, char *err)
-{
-	int ret;
-
-	if (devs) {
-		ret = xenv_devs_from_env(o, buf, len, err);
-		if (ret == -ENOENT)
-			return KSFT_SKIP;
-		if (ret)
-			return ret;
-	}
-	return xenv_create(env, o, err);
-}
-
 /* An AF_PACKET socket on ifindex, room for what a test sends; or -errno */
 static int packet_socket(int ifindex)
 {
@@ -481,6 +462,42 @@ static int packet_socket(int ifindex)
 		return ret;
 	}
 	return fd;
+}
+
+/*
+ * The test environment, on the interfaces of XSK_DEVS when devs; with
+ * peer_fd, also an AF_PACKET socket on the peer (opened in its namespace),
+ * the caller left in the dut's.  0, KSFT_SKIP when XSK_DEVS is unset, or
+ * -errno with err
+ */
+static int env_open(struct xsk_env **env, struct xenv_opts *o, bool devs,
+		    char *buf, size_t len, int *peer_fd, char *err)
+{
+	int ret;
+
+	if (devs) {
+		ret = xenv_devs_from_env(o, buf, len, err);
+		if (ret == -ENOENT)
+			return KSFT_SKIP;
+		if (ret)
+			return ret;
+	}
+	ret = xenv_create(env, o, err);
+	if (ret || !peer_fd)
+		return ret;
+	ret = xenv_enter(*env, XENV_PEER);
+	if (ret)
+		return xsk_errf(err, ret, "entering the peer's namespace: %s",
+				strerror(-ret));
+	*peer_fd = packet_socket((*env)->ifindex[XENV_PEER]);
+	if (*peer_fd < 0)
+		return xsk_errf(err, *peer_fd, "AF_PACKET socket on %s: %s",
+				(*env)->ifname[XENV_PEER], strerror(-*peer_fd));
+	ret = xenv_enter(*env, XENV_DUT);
+	if (ret)
+		return xsk_errf(err, ret, "entering the dut's namespace: %s",
+				strerror(-ret));
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -520,7 +537,7 @@ FIXTURE_SETUP(jumbo)
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
 	ret = env_open(&self->env, &eo, variant->devs, self->devs,
-		       sizeof(self->devs), self->err);
+		       sizeof(self->devs), NULL, self->err);
 	if (ret == KSFT_SKIP)
 		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
 	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
@@ -761,14 +778,10 @@ FIXTURE_SETUP(nic)
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
 	ret = env_open(&self->env, &o, variant->devs, self->devs,
-		       sizeof(self->devs), self->err);
+		       sizeof(self->devs), &self->peer_fd, self->err);
 	if (ret == KSFT_SKIP)
 		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
 	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
-	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
-	self->peer_fd = packet_socket(self->env->ifindex[XENV_PEER]);
-	ASSERT_LE(0, self->peer_fd);
-	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
 }
 
 FIXTURE_TEARDOWN(nic)
@@ -1105,14 +1118,10 @@ FIXTURE_SETUP(mb)
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
 	ret = env_open(&self->env, &o, variant->devs, self->devs,
-		       sizeof(self->devs), self->err);
+		       sizeof(self->devs), &self->peer_fd, self->err);
 	if (ret == KSFT_SKIP)
 		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
 	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
-	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
-	self->peer_fd = packet_socket(self->env->ifindex[XENV_PEER]);
-	ASSERT_LE(0, self->peer_fd);
-	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
 	self->ifindex = self->env->ifindex[XENV_DUT];
 	self->dut_fd = packet_socket(self->ifindex);
 	ASSERT_LE(0, self->dut_fd);
