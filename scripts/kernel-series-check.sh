@@ -54,11 +54,14 @@ done < <(git -C "$top" ls-files tools/testing/selftests/xsk Documentation/networ
 [ ${#stale[@]} -eq 0 ] ||
 	die "patches/ is older than ${stale[*]}: run \`make patches\`"
 
-# 2. checkpatch, from the baseline's own scripts
+# 2. checkpatch, from the baseline's own scripts.  A Fixes: tag names an
+# upstream commit, which a packaged source tree (no history) cannot
+# resolve: UNKNOWN_COMMIT_ID is the one check left out; the tag's form
+# (12 digits, the subject in quotes) is still checked.
 bad=0
 for p in "${series[@]}"; do
 	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py
-	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
+	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile --ignore UNKNOWN_COMMIT_ID "$p" 2>&1) || true
 	if [ -n "$res" ]; then
 		echo "series-check: checkpatch --strict: $(basename "$p"):" >&2
 		echo "$res" >&2

@@ -13,12 +13,19 @@
  * xdp_mb:	 the multi-buffer tests' program: drops, aborts, passes, sends
  *		 back, redirects or runs the helpers on fragments
  *		 (xsk_prog_mb.h).
+ * xdp_mb_linear: the same without "xdp.frags" (and without redirecting),
+ *		 for the rule that such a program never sees a fragment nor a
+ *		 part of a frame.
  * xdp_linear:	 passes, without "xdp.frags": refused at jumbo MTU.
  *
- * All but xdp_linear are "xdp.frags" so that they load at jumbo MTU.
+ * All but xdp_linear and xdp_mb_linear are "xdp.frags" so that they load
+ * at jumbo MTU.
  */
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #include "xsk_prog_mb.h"
@@ -185,8 +192,23 @@ static __always_inline int is_mark(const unsigned char *mac)
 	return 1;
 }
 
-SEC("xdp.frags")
-int xdp_mb(struct xdp_md *ctx)
+/* Whether the frame is shorter or longer than its IPv4 header says */
+static __always_inline bool mb_partial(struct ethhdr *eth, void *data_end,
+				       __u64 len)
+{
+	struct iphdr *ip = (struct iphdr *)(eth + 1);
+
+	if ((void *)(ip + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
+		return true;
+	return len != ETH_HLEN + (__u64)bpf_ntohs(ip->tot_len);
+}
+
+/*
+ * redirect: whether XDP_MB_REDIRECT may use mb_tx_port, which a program
+ * without frags support may not share with one that has it (a devmap
+ * takes the frags support of its first program)
+ */
+static __always_inline int mb_run(struct xdp_md *ctx, bool redirect)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
@@ -199,6 +221,8 @@ int xdp_mb(struct xdp_md *ctx)
 	__sync_fetch_and_add(&mb_stats.bytes, len);
 	if (len > (__u64)(data_end - data))
 		__sync_fetch_and_add(&mb_stats.multi, 1);
+	if (mb_partial(eth, data_end, len))
+		__sync_fetch_and_add(&mb_stats.partial, 1);
 
 	switch (mb_mode) {
 	case XDP_MB_DROP:
@@ -211,6 +235,8 @@ int xdp_mb(struct xdp_md *ctx)
 		swap_mac(eth);
 		return XDP_TX;
 	case XDP_MB_REDIRECT:
+		if (!redirect)
+			return XDP_ABORTED;
 		if (is_mark(eth->h_source)) {
 			__sync_fetch_and_add(&mb_stats.marked, 1);
 			return XDP_PASS;
@@ -229,6 +255,19 @@ int xdp_mb(struct xdp_md *ctx)
 		return XDP_TX;
 	}
 	return XDP_ABORTED;
+}
+
+SEC("xdp.frags")
+int xdp_mb(struct xdp_md *ctx)
+{
+	return mb_run(ctx, true);
+}
+
+/* The same without frags support: it must never see a fragment */
+SEC("xdp")
+int xdp_mb_linear(struct xdp_md *ctx)
+{
+	return mb_run(ctx, false);
 }
 
 char _license[] SEC("license") = "GPL";

@@ -27,6 +27,7 @@ struct xdp_mb_stats {
 	__u64 frames;
 	__u64 bytes;		/* bpf_xdp_get_buff_len() of each, on entry */
 	__u64 multi;		/* frames with fragments */
+	__u64 partial;		/* frames not as long as their IPv4 header says */
 	__u64 marked;		/* XDP_MB_REDIRECT: frames back with the mark */
 	__u64 helper_errors;	/* XDP_MB_HELPERS: a helper failed */
 	__u32 linear;		/* the last frame's linear part */

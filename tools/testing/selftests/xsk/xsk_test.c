@@ -14,11 +14,14 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
+#include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/sockios.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -738,6 +741,173 @@ TEST_F(multiq, best_effort_all_queues)
  * (in the VM: the two igb NICs on one QEMU hub).
  */
 
+/* SIOCSIFMTU (set) or SIOCGIFMTU (get) on ifname: 0 or -errno */
+static int mtu_ioctl(const char *ifname, unsigned long req, int *mtu)
+{
+	struct ifreq ifr = { .ifr_mtu = *mtu };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, req, &ifr))
+		ret = -errno;
+	*mtu = ifr.ifr_mtu;
+	close(fd);
+	return ret;
+}
+
+static int set_mtu(const char *ifname, int mtu)
+{
+	return mtu_ioctl(ifname, SIOCSIFMTU, &mtu);
+}
+
+/* ifname's MTU, or -errno */
+static int get_mtu(const char *ifname)
+{
+	int mtu = 0, ret = mtu_ioctl(ifname, SIOCGIFMTU, &mtu);
+
+	return ret ? ret : mtu;
+}
+
+static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
+{
+	struct ifreq ifr = { .ifr_data = cmd };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
+}
+
+/*
+ * The names of ethtool string set ss of ifname, in *names (to free): their
+ * number, or -errno
+ */
+static int ethtool_names(int fd, const char *ifname, __u32 ss,
+			 struct ethtool_gstrings **names)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		__u32 len;
+	} info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
+			    .sset_mask = 1ULL << ss } };
+	struct ethtool_gstrings *g;
+	int ret;
+
+	*names = NULL;
+	ret = ethtool_ioctl(fd, ifname, &info);
+	if (ret)
+		return ret;
+	if (!info.hdr.sset_mask)
+		return -EOPNOTSUPP;
+	g = calloc(1, sizeof(*g) + (size_t)info.len * ETH_GSTRING_LEN);
+	if (!g)
+		return -ENOMEM;
+	g->cmd = ETHTOOL_GSTRINGS;
+	g->string_set = ss;
+	g->len = info.len;
+	ret = ethtool_ioctl(fd, ifname, g);
+	if (ret) {
+		free(g);
+		return ret;
+	}
+	*names = g;
+	return g->len;
+}
+
+/*
+ * The sum of ifname's per-queue ethtool counters rx_queue_N_<name>, or
+ * -errno (-ENOENT: the driver has none of that name)
+ */
+static long long rx_queue_sum(const char *ifname, const char *name)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), n, i, at;
+	struct ethtool_gstrings *names = NULL;
+	struct ethtool_stats *st = NULL;
+	long long sum = -ENOENT;
+	char s[ETH_GSTRING_LEN + 1];
+	unsigned int q;
+
+	if (fd < 0)
+		return -errno;
+	n = ethtool_names(fd, ifname, ETH_SS_STATS, &names);
+	if (n < 0) {
+		sum = n;
+		goto out;
+	}
+	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(__u64));
+	if (!st) {
+		sum = -ENOMEM;
+		goto out;
+	}
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = n;
+	i = ethtool_ioctl(fd, ifname, st);
+	if (i) {
+		sum = i;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(s, names->data + (size_t)i * ETH_GSTRING_LEN,
+		       ETH_GSTRING_LEN);
+		s[ETH_GSTRING_LEN] = '\0';
+		at = 0;
+		if (sscanf(s, "rx_queue_%u_%n", &q, &at) != 1 || !at ||
+		    strcmp(s + at, name))
+			continue;
+		sum = (sum < 0 ? 0 : sum) + (long long)st->data[i];
+	}
+out:
+	free(st);
+	free(names);
+	close(fd);
+	return sum;
+}
+
+/*
+ * That the driver counted n more frames in rx_queue_N_xdp_long_drops
+ * (frames it dropped because XDP could not take them whole) than before
+ */
+static void expect_long_drops(struct __test_metadata *_metadata,
+			      const char *ifname, long long before, __u32 n)
+{
+	long long now = rx_queue_sum(ifname, "xdp_long_drops");
+
+	EXPECT_LE(0, before) TH_LOG("%s: no rx_queue_N_xdp_long_drops: %s",
+				    ifname, strerror((int)-before));
+	if (before >= 0)
+		EXPECT_EQ((long long)n, now - before);
+}
+
+/* Turn ifname's private flag (ethtool --set-priv-flags) on or off */
+static int set_priv_flag(const char *ifname, const char *flag, bool on)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), n, i;
+	struct ethtool_value v = { .cmd = ETHTOOL_GPFLAGS };
+	struct ethtool_gstrings *names = NULL;
+	int ret = -ENOENT;
+
+	if (fd < 0)
+		return -errno;
+	n = ethtool_names(fd, ifname, ETH_SS_PRIV_FLAGS, &names);
+	if (n < 0)
+		ret = n;
+	for (i = 0; i < n && i < 32; i++) {
+		if (strncmp((const char *)names->data +
+			    (size_t)i * ETH_GSTRING_LEN, flag, ETH_GSTRING_LEN))
+			continue;
+		ret = ethtool_ioctl(fd, ifname, &v);
+		if (ret)
+			break;
+		v.cmd = ETHTOOL_SPFLAGS;
+		v.data = on ? v.data | 1U << i : v.data & ~(1U << i);
+		ret = ethtool_ioctl(fd, ifname, &v);
+		break;
+	}
+	free(names);
+	close(fd);
+	return ret;
+}
+
 #define COMP_FRAMES	512U	/* frames sent, twice the TX/completion ring */
 #define COMP_RING	256U
 /*
@@ -1048,6 +1218,35 @@ TEST_F(nic, fill_starvation_recovery)
 	}
 }
 
+/*
+ * The MTU under a zero-copy socket: its frames must fit one buffer of the
+ * socket's UMEM (the driver has no multi-buffer zero-copy receive), so
+ * raising the MTU past that is refused, and the socket keeps receiving
+ */
+TEST_F(nic, mtu_change_under_zerocopy)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	__u32 i, packets = 0, bad = 0;
+	struct rx_result r;
+
+	if (variant->mode != XSK_MODE_NATIVE_ZC)
+		SKIP(return, "copy mode: the MTU rules are those of XDP");
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(1500, get_mtu(dut));
+	EXPECT_EQ(-EINVAL, set_mtu(dut, 9000));
+	EXPECT_EQ(1500, get_mtu(dut));
+	EXPECT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
+	for (i = 0; i < 2 * NIC_BATCH; i += NIC_BATCH) {
+		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
+		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	EXPECT_EQ(2 * NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+}
+
 /* ------------------------------------------------------------------------ */
 /*
  * XDP multi-buffer at MTU 9000: 9014-byte frames through every action of a
@@ -1153,31 +1352,43 @@ static __u64 mb_frames_seen(struct xsk_prog_bpf *skel)
 	return __atomic_load_n(&skel->bss->mb_stats.frames, __ATOMIC_ACQUIRE);
 }
 
+/* Send n frames of len bytes from the peer, sequence first, first + 1, ... */
+static int mb_send_batch(struct xsk_env *env, __u32 n, __u32 len, __u32 first)
+{
+	static unsigned char frames[MB_BATCH * JUMBO_LEN];
+	__u32 i;
+	int ret;
+
+	if (n > MB_BATCH || len > JUMBO_LEN)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		xsk_pkt_build(frames + i * len, len, env->mac[XENV_DUT],
+			      env->mac[XENV_PEER], MB_FLOW, first + i);
+	for (i = 0; i < n; i += ret) {
+		ret = xenv_send_batch(env, frames + i * len, len, n - i);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /*
- * Send n frames of JUMBO_LEN bytes from the peer, sequence first, first +
- * 1, ...; each batch once the dut's program has seen the last one's, which
+ * Send n frames of len bytes from the peer, sequence first, first + 1,
+ * ...; each batch once the dut's program has seen the last one's, which
  * it sees per_frame times each (a redirected frame that comes back: 2)
  */
 static int mb_send(struct xsk_prog_bpf *skel, struct xsk_env *env, __u32 n,
-		   __u32 first, __u32 per_frame)
+		   __u32 len, __u32 first, __u32 per_frame)
 {
-	static unsigned char frames[MB_BATCH * JUMBO_LEN];
 	__u64 base = mb_frames_seen(skel), deadline;
-	__u32 sent = 0, b, i;
+	__u32 sent = 0, b;
 	int ret;
 
 	while (sent < n) {
 		b = n - sent < MB_BATCH ? n - sent : MB_BATCH;
-		for (i = 0; i < b; i++)
-			xsk_pkt_build(frames + i * JUMBO_LEN, JUMBO_LEN,
-				      env->mac[XENV_DUT], env->mac[XENV_PEER],
-				      MB_FLOW, first + sent + i);
-		for (i = 0; i < b; i += ret) {
-			ret = xenv_send_batch(env, frames + i * JUMBO_LEN,
-					      JUMBO_LEN, b - i);
-			if (ret < 0)
-				return ret;
-		}
+		ret = mb_send_batch(env, b, len, first + sent);
+		if (ret)
+			return ret;
 		sent += b;
 		deadline = now_ms() + RX_WAIT_MS;
 		while (mb_frames_seen(skel) < base + (__u64)sent * per_frame) {
@@ -1285,10 +1496,10 @@ static void mb_memory(struct __test_metadata *_metadata,
 
 	skel->bss->mb_mode = mode;
 	/* warm-up: RX rings, socket buffers, page caches */
-	ASSERT_EQ(0, mb_send(skel, env, 1000, 0, 1));
+	ASSERT_EQ(0, mb_send(skel, env, 1000, JUMBO_LEN, 0, 1));
 	before = free_pages();
 	t = now_ms();
-	ASSERT_EQ(0, mb_send(skel, env, MB_LEAK_FRAMES, 0, 1));
+	ASSERT_EQ(0, mb_send(skel, env, MB_LEAK_FRAMES, JUMBO_LEN, 0, 1));
 	after = free_pages();
 	TH_LOG("%u frames in %llu ms; free pages %llu before, %llu after",
 	       MB_LEAK_FRAMES, now_ms() - t, before, after);
@@ -1343,7 +1554,8 @@ TEST_F(mb, pass_exact)
 				&(int){ 32 << 20 }, sizeof(int)));
 	ASSERT_EQ(0, bind(udp, (struct sockaddr *)&sin, sizeof(sin)));
 	self->skel->bss->mb_mode = XDP_MB_PASS;
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, JUMBO_LEN, 0,
+			     1));
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.multi);
 	pkt_recv(self->dut_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
@@ -1371,7 +1583,8 @@ TEST_F(mb, tx_exact)
 	struct rx_result r;
 
 	self->skel->bss->mb_mode = XDP_MB_TX;
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, JUMBO_LEN, 0,
+			     1));
 	pkt_recv(self->peer_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
 }
@@ -1393,7 +1606,8 @@ TEST_F(mb, redirect_to_peer_dev)
 	ASSERT_EQ(0, bpf_map_update_elem(map, &key, &peer, BPF_ANY));
 	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
 	self->skel->bss->mb_mode = XDP_MB_REDIRECT;
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 2));
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, JUMBO_LEN, 0,
+			     2));
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.marked);
 	pkt_recv(self->dut_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
@@ -1428,7 +1642,8 @@ TEST_F(mb, redirect_to_veth)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, bpf_map_update_elem(map, &key, &out, BPF_ANY));
 	self->skel->bss->mb_mode = XDP_MB_REDIRECT;
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, 0, 1));
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_FRAMES, JUMBO_LEN, 0,
+			     1));
 	pkt_recv(fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
 	EXPECT_EQ(0ULL, self->skel->bss->mb_stats.marked);
@@ -1455,7 +1670,7 @@ static void mb_helpers(struct __test_metadata *_metadata,
 
 	skel->bss->mb_mode = XDP_MB_HELPERS;
 	skel->bss->mb_helpers_tx = tx;
-	ASSERT_EQ(0, mb_send(skel, env, MB_BATCH, 0, 1));
+	ASSERT_EQ(0, mb_send(skel, env, MB_BATCH, JUMBO_LEN, 0, 1));
 	EXPECT_EQ(0ULL, st->helper_errors)
 		TH_LOG("first error %d", st->first_error);
 	EXPECT_EQ(-grow_errno, st->grow_ret);
@@ -1488,20 +1703,6 @@ TEST_F(mb, helpers_then_pass)
 		SKIP(return, "veth before 7.2 keeps skb->len when XDP changes fragments");
 	mb_helpers(_metadata, self->skel, self->env, self->dut_fd,
 		   variant->grow_errno, false);
-}
-
-static int set_mtu(const char *ifname, unsigned int mtu)
-{
-	struct ifreq ifr = { .ifr_mtu = mtu };
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCSIFMTU, &ifr))
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 static char libbpf_said[1024];
@@ -1568,10 +1769,226 @@ TEST_F(mb, mtu_change_attached)
 	ASSERT_EQ(0, set_mtu(dut, JUMBO_MTU));
 	EXPECT_EQ((__u64)XDP_ATTACHED_DRV, kernel_attach_mode(self->ifindex));
 	ASSERT_EQ(0, xenv_wait_links(self->env));
-	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_BATCH, 0, 1));
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_BATCH, JUMBO_LEN, 0,
+			     1));
 	EXPECT_EQ((__u64)MB_BATCH, st->frames);
 	EXPECT_EQ((__u64)MB_BATCH * JUMBO_LEN, st->bytes);
 	EXPECT_EQ((__u64)MB_BATCH, st->multi);
+}
+
+/* ------------------------------------------------------------------------ */
+/*
+ * Frames longer than one Rx buffer where the program cannot take them
+ * whole.  A NIC takes frames longer than its MTU (igb's long-packet limit
+ * is 9728 bytes whenever the MTU is over 1500), so a peer at MTU 9000 can
+ * always send them.  On XSK_DEVS="DUT PEER" only: veth refuses a program
+ * without frags support while its peer's MTU is larger, and has no
+ * legacy-rx.  The tests attach their own programs, at the MTU they set.
+ */
+#define LONG_FRAMES	20U
+#define LONG_SHORT_LEN	1000
+
+FIXTURE(long_rx) {
+	struct xsk_env *env;
+	struct xsk_port *port;	/* zerocopy_dropped: its AF_XDP socket */
+	struct xsk_prog_bpf *skel;
+	int ifindex;		/* the dut's */
+	bool attached;		/* a program in native mode on the dut */
+	bool legacy_rx;		/* the dut's legacy-rx flag is on */
+	int dut_fd;		/* AF_PACKET on the dut: what it passed */
+	char devs[2 * IF_NAMESIZE + 2];
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_VARIANT(long_rx) {
+	bool devs;
+};
+
+FIXTURE_VARIANT_ADD(long_rx, dev) {
+	.devs = true,
+};
+
+FIXTURE_SETUP(long_rx)
+{
+	struct xenv_opts o = { .mtu = JUMBO_MTU, .no_peer_prog = true };
+	int ret;
+
+	self->dut_fd = -1;
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces, XDP)");
+	ret = env_open(&self->env, &o, variant->devs, self->devs,
+		       sizeof(self->devs), NULL, self->err);
+	if (ret == KSFT_SKIP)
+		SKIP(return, "no XSK_DEVS=\"DUT PEER\" (two connected NICs)");
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
+	self->ifindex = self->env->ifindex[XENV_DUT];
+	self->dut_fd = packet_socket(self->ifindex);
+	ASSERT_LE(0, self->dut_fd);
+	self->skel = xsk_prog_bpf__open_and_load();
+	ASSERT_NE(NULL, self->skel);
+}
+
+FIXTURE_TEARDOWN(long_rx)
+{
+	const char *dut = self->env ? self->env->ifname[XENV_DUT] : NULL;
+
+	if (self->dut_fd >= 0)
+		close(self->dut_fd);
+	xsk_port_close(self->port);
+	if (dut && !xenv_enter(self->env, XENV_DUT)) {
+		if (self->attached)
+			bpf_xdp_detach(self->ifindex, XDP_FLAGS_DRV_MODE, NULL);
+		if (self->legacy_rx)
+			set_priv_flag(dut, "legacy-rx", false);
+	}
+	xsk_prog_bpf__destroy(self->skel);
+	xenv_destroy(self->env);
+}
+
+/* Set the dut's MTU (and legacy-rx), attach prog, wait for the link */
+static int long_rx_attach(FIXTURE_DATA(long_rx) *self, int mtu, bool legacy,
+			  struct bpf_program *prog)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	int ret;
+
+	if (self->attached) {
+		ret = bpf_xdp_detach(self->ifindex, XDP_FLAGS_DRV_MODE, NULL);
+		if (ret)
+			return ret;
+		self->attached = false;
+	}
+	ret = set_mtu(dut, mtu);
+	if (!ret && legacy && !self->legacy_rx) {
+		ret = set_priv_flag(dut, "legacy-rx", true);
+		self->legacy_rx = !ret;
+	}
+	if (!ret)
+		ret = mb_attach(self->ifindex, prog);
+	if (ret)
+		return ret;
+	self->attached = true;
+	return xenv_wait_links(self->env);
+}
+
+/*
+ * LONG_FRAMES of len bytes, then as many LONG_SHORT_LEN-byte ones, the
+ * program passing.  It sees the short ones only, each whole; the long
+ * ones are dropped, each counted once (rx_queue_N_xdp_long_drops); none
+ * reaches the stack, whole or in parts.
+ */
+static void long_rx_dropped(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(long_rx) *self, __u32 len)
+{
+	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
+	const char *dut = self->env->ifname[XENV_DUT];
+	struct rx_result r;
+	long long drops;
+
+	memset(st, 0, sizeof(*st));
+	self->skel->bss->mb_mode = XDP_MB_PASS;
+	drops = rx_queue_sum(dut, "xdp_long_drops");
+	ASSERT_EQ(0, mb_send_batch(self->env, LONG_FRAMES, len, 0));
+	ASSERT_EQ(0, mb_send(self->skel, self->env, LONG_FRAMES,
+			     LONG_SHORT_LEN, 1000, 1));
+	EXPECT_EQ((__u64)LONG_FRAMES, st->frames);
+	EXPECT_EQ((__u64)LONG_FRAMES * LONG_SHORT_LEN, st->bytes);
+	EXPECT_EQ(0ULL, st->multi);
+	EXPECT_EQ(0ULL, st->partial);
+	pkt_recv(self->dut_fd, LONG_FRAMES, LONG_SHORT_LEN, 1000, NULL, &r);
+	EXPECT_EQ(LONG_FRAMES, r.packets);
+	EXPECT_EQ(0U, r.bad_len);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_EQ(0U, r.out_of_order);
+	expect_long_drops(_metadata, dut, drops, LONG_FRAMES);
+}
+
+/*
+ * A program without frags support at MTU 2000 (3 KiB buffers), 4000-byte
+ * frames: it sees none of them, neither with fragments nor cut to their
+ * first buffer (nor their second buffer as a frame of its own)
+ */
+TEST_F(long_rx, linear_prog_dropped)
+{
+	ASSERT_EQ(0, long_rx_attach(self, 2000, false,
+				    self->skel->progs.xdp_mb_linear));
+	long_rx_dropped(_metadata, self, 4000);
+}
+
+/*
+ * legacy-rx (2 KiB buffers, no room for the shared info of a multi-buffer
+ * frame) at MTU 1600, 3000-byte frames: dropped for a program with frags
+ * support and for one without, never built over the end of a buffer
+ */
+TEST_F(long_rx, legacy_rx_dropped)
+{
+	struct bpf_program *progs[] = { self->skel->progs.xdp_mb,
+					self->skel->progs.xdp_mb_linear };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(progs); i++) {
+		TH_LOG("%s", bpf_program__name(progs[i]));
+		ASSERT_EQ(0, long_rx_attach(self, 1600, true,
+					    progs[i]));
+		long_rx_dropped(_metadata, self, 3000);
+	}
+}
+
+/*
+ * legacy-rx under a program with frags support: the MTU may not grow past
+ * one 2 KiB buffer (those frames would need multi-buffer, which legacy-rx
+ * buffers cannot hold); frames flow as before after the refusal
+ */
+TEST_F(long_rx, mtu_change_legacy_rx)
+{
+	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
+	const char *dut = self->env->ifname[XENV_DUT];
+
+	ASSERT_EQ(0, long_rx_attach(self, 1500, true,
+				    self->skel->progs.xdp_mb));
+	EXPECT_EQ(-EINVAL, set_mtu(dut, JUMBO_MTU));
+	EXPECT_EQ(1500, get_mtu(dut));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	self->skel->bss->mb_mode = XDP_MB_DROP;
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_BATCH, LONG_SHORT_LEN,
+			     0, 1));
+	EXPECT_EQ((__u64)MB_BATCH, st->frames);
+	EXPECT_EQ(0ULL, st->multi);
+	EXPECT_EQ(0ULL, st->partial);
+}
+
+#define ZC_MTU		3000	/* frames fit the 3 KiB of a 4 KiB UMEM frame */
+#define ZC_LONG_LEN	5000	/* longer than that: two Rx buffers */
+
+/*
+ * In zero-copy mode, at MTU 3000, a 5000-byte frame spans two UMEM
+ * frames, and the driver has no multi-buffer zero-copy receive.  It must
+ * never reach the socket, whole or in parts: the driver drops it and
+ * counts it; the frames after it arrive exactly.
+ */
+TEST_F(long_rx, zerocopy_dropped)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	long long drops;
+	struct rx_result r;
+	__u32 i;
+
+	ASSERT_EQ(0, set_mtu(dut, ZC_MTU));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	ASSERT_EQ(0, nic_open(self->env, &self->port, XSK_MODE_NATIVE_ZC,
+			      NULL, self->err)) TH_LOG("%s", self->err);
+	ASSERT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
+	drops = rx_queue_sum(dut, "xdp_long_drops");
+	for (i = 0; i < LONG_FRAMES; i++)
+		ASSERT_EQ(0, send_frames(self->env, 1, ZC_LONG_LEN, i));
+	ASSERT_EQ(0, send_frames(self->env, LONG_FRAMES, PKT_LEN, 1000));
+	recv_frames(self->port->socks[0], LONG_FRAMES, PKT_LEN, 1, 1000, &r);
+	EXPECT_EQ(LONG_FRAMES, r.packets);
+	EXPECT_EQ(0U, r.bad_len);
+	EXPECT_EQ(0U, r.bad_ndesc);
+	EXPECT_EQ(0U, r.bad_payload);
+	EXPECT_EQ(0U, r.out_of_order);
+	expect_long_drops(_metadata, dut, drops, LONG_FRAMES);
 }
 
 /* ------------------------------------------------------------------------ */
