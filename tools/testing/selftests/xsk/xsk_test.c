@@ -1873,20 +1873,24 @@ static int long_rx_attach(FIXTURE_DATA(long_rx) *self, int mtu, bool legacy,
 
 /*
  * LONG_FRAMES of len bytes, then as many LONG_SHORT_LEN-byte ones, the
- * program passing.  It sees the short ones only, each whole; the long
- * ones are dropped, each counted once (rx_queue_N_xdp_long_drops); none
- * reaches the stack, whole or in parts.
+ * program passing or dropping (mode).  It sees the short ones only, each
+ * whole; the long ones are dropped, each counted once
+ * (rx_queue_N_xdp_long_drops); the stack gets exactly the short ones the
+ * program passed, none of the long ones, whole or in parts.
  */
 static void long_rx_dropped(struct __test_metadata *_metadata,
-			    FIXTURE_DATA(long_rx) *self, __u32 len)
+			    FIXTURE_DATA(long_rx) *self, __u32 len,
+			    enum xdp_mb_mode mode)
 {
 	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
 	const char *dut = self->env->ifname[XENV_DUT];
+	__u32 passed = mode == XDP_MB_PASS ? LONG_FRAMES : 0;
 	struct rx_result r;
 	long long drops;
 
+	TH_LOG("%u-byte frames, %s", len, passed ? "passed" : "dropped");
 	memset(st, 0, sizeof(*st));
-	self->skel->bss->mb_mode = XDP_MB_PASS;
+	self->skel->bss->mb_mode = mode;
 	drops = rx_queue_sum(dut, "xdp_long_drops");
 	ASSERT_EQ(0, mb_send_batch(self->env, LONG_FRAMES, len, 0));
 	ASSERT_EQ(0, mb_send(self->skel, self->env, LONG_FRAMES,
@@ -1895,8 +1899,8 @@ static void long_rx_dropped(struct __test_metadata *_metadata,
 	EXPECT_EQ((__u64)LONG_FRAMES * LONG_SHORT_LEN, st->bytes);
 	EXPECT_EQ(0ULL, st->multi);
 	EXPECT_EQ(0ULL, st->partial);
-	pkt_recv(self->dut_fd, LONG_FRAMES, LONG_SHORT_LEN, 1000, NULL, &r);
-	EXPECT_EQ(LONG_FRAMES, r.packets);
+	pkt_recv(self->dut_fd, passed, LONG_SHORT_LEN, 1000, NULL, &r);
+	EXPECT_EQ(passed, r.packets);
 	EXPECT_EQ(0U, r.bad_len);
 	EXPECT_EQ(0U, r.bad_payload);
 	EXPECT_EQ(0U, r.out_of_order);
@@ -1906,13 +1910,15 @@ static void long_rx_dropped(struct __test_metadata *_metadata,
 /*
  * A program without frags support at MTU 2000 (3 KiB buffers), 4000-byte
  * frames: it sees none of them, neither with fragments nor cut to their
- * first buffer (nor their second buffer as a frame of its own)
+ * first buffer, nor their second buffer as a frame of its own (which is
+ * what a program that drops would get next)
  */
 TEST_F(long_rx, linear_prog_dropped)
 {
 	ASSERT_EQ(0, long_rx_attach(self, 2000, false,
 				    self->skel->progs.xdp_mb_linear));
-	long_rx_dropped(_metadata, self, 4000);
+	long_rx_dropped(_metadata, self, 4000, XDP_MB_PASS);
+	long_rx_dropped(_metadata, self, 4000, XDP_MB_DROP);
 }
 
 /*
@@ -1928,9 +1934,9 @@ TEST_F(long_rx, legacy_rx_dropped)
 
 	for (i = 0; i < ARRAY_SIZE(progs); i++) {
 		TH_LOG("%s", bpf_program__name(progs[i]));
-		ASSERT_EQ(0, long_rx_attach(self, 1600, true,
-					    progs[i]));
-		long_rx_dropped(_metadata, self, 3000);
+		ASSERT_EQ(0, long_rx_attach(self, 1600, true, progs[i]));
+		long_rx_dropped(_metadata, self, 3000, XDP_MB_PASS);
+		long_rx_dropped(_metadata, self, 3000, XDP_MB_DROP);
 	}
 }
 
