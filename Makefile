@@ -17,6 +17,7 @@
 # make exact-cost    the sweep in the VM under -icount: guest insns per packet
 # make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=)
 # make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
+# make series-prove  each kernel patch: its tests fail before it, pass with it
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
@@ -39,12 +40,12 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 
 .PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
-	exact-cost kernel-ab kernel-ab-test
+	exact-cost kernel-ab kernel-ab-test series-prove
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,23s/^# \{0,1\}//p' Makefile
+	@sed -n '3,24s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -175,6 +176,12 @@ exact-cost: kernel-deps kernel all
 kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all
 	@scripts/kernel-ab.sh $(if $(BASE),--base "$(BASE)") \
 		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE)
+
+# Each kernel patch shown necessary: its tests (scripts/series-prove.map)
+# fail on the tree before it and pass with it; a "no-change" patch gets
+# its exact A/B (Documentation/kernel_pipeline.rst)
+series-prove: kernel-deps kernel-tree selftests all
+	@scripts/series-prove.sh $(SERIES_PROVE_OPTS)
 
 kernel-ab-test: kernel-deps kernel all
 	@scripts/kernel-ab-test.sh $(if $(TEST_TOLERANCE),--tolerance $(TEST_TOLERANCE))

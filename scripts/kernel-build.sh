@@ -4,8 +4,9 @@
 # kernel-build.sh [TREE [OUT]] - build the test kernel of TREE (default
 # kernel/) into OUT (default build/kbuild): x86_64 tinyconfig, plus the
 # selftests' config (the tree's tools/testing/selftests/xsk/config, else
-# the project's) and the VM's fragment (scripts/vm.config).  Every option
-# asked for must come out as asked, or the build stops naming it.
+# the project's) and the VM's fragment (scripts/vm.config), and the file
+# KERNEL_CONFIG_EXTRA names, if any.  Every option asked for must come out
+# as asked, or the build stops naming it.
 #
 # The C files the series (baseline..HEAD) touches are compiled again with
 # W=1, and any warning there fails the build.  ccache is used when present
@@ -28,6 +29,11 @@ out=$(cd "$out" && pwd)
 frag_xsk="$tree/tools/testing/selftests/xsk/config"
 [ -f "$frag_xsk" ] || frag_xsk="$top/tools/testing/selftests/xsk/config"
 frags=("$frag_xsk" "$top/scripts/vm.config")
+# KERNEL_CONFIG_EXTRA: one more fragment, last (e.g. scripts/o2.config)
+if [ -n "${KERNEL_CONFIG_EXTRA:-}" ]; then
+	[ -f "$KERNEL_CONFIG_EXTRA" ] || die "KERNEL_CONFIG_EXTRA: no such file: $KERNEL_CONFIG_EXTRA"
+	frags+=("$(cd "$(dirname "$KERNEL_CONFIG_EXTRA")" && pwd)/$(basename "$KERNEL_CONFIG_EXTRA")")
+fi
 
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=xdp-cost KBUILD_BUILD_HOST=vm

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# series-prove.sh [OPTIONS] - show that each kernel patch of the series is
+# needed: for every kernel commit of kernel/ after its tag baseline (the
+# generated selftests and documentation commits left out), boot the test
+# kernel of the tree before it and of the tree with it under QEMU (two igb
+# NICs, scripts/vm-run.sh --icount) and run the tests the patch names in
+# scripts/series-prove.map.  Each named test must fail before and pass
+# after (a skip is neither); the report has one line per patch:
+#
+#   1/4 igb: drop Rx frames ...: long_rx.dev.linear_prog_dropped fail
+#       before (xsk_test.c:1898: Expected ... (40)), pass after
+#
+# A patch mapped to "no-change" changes no behaviour: its exact A/B
+# (scripts/kernel-ab.sh --base before --series after) is printed instead.
+# A kernel patch missing from the map, or a test that passes before or
+# fails after, is an error (exit 1).
+#
+# Options (make series-prove SERIES_PROVE_OPTS=...):
+#   --kernel-dir DIR  the kernel work tree (default kernel/)
+#   --map FILE        subject|tests map (default scripts/series-prove.map)
+#   --out DIR         images, TAP and the report (default build/prove)
+#   --no-ab           skip the exact A/B of "no-change" patches
+# The trees are built one after the other into one build directory, so
+# each build after the first is incremental.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kdir="$top/kernel" map="$top/scripts/series-prove.map"
+out="$top/build/prove" ab=1
+
+die() { echo "series-prove: $*" >&2; exit 1; }
+usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel-dir) kdir=${2:?--kernel-dir needs a directory}; shift 2 ;;
+	--map) map=${2:?--map needs a file}; shift 2 ;;
+	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	--no-ab) ab=0; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+
+[ -d "$kdir/.git" ] || die "$kdir is not a kernel work tree (make kernel-tree)"
+[ -f "$map" ] || die "no map $map"
+suite="$top/build/selftests/xsk/xsk_test"
+[ -x "$suite" ] || die "$suite missing (make selftests)"
+git -C "$kdir" rev-parse -q --verify baseline >/dev/null ||
+	die "$kdir has no tag baseline"
+
+# The kernel commits, oldest first, without the generated ones
+mapfile -t commits < <(git -C "$kdir" log --reverse --format='%H %s' baseline..HEAD |
+	grep -v -F -e ' selftests: xsk: add an AF_XDP core and kselftest suite' \
+		-e ' Documentation: networking: describe the AF_XDP selftests')
+n=${#commits[@]}
+[ "$n" -gt 0 ] || die "no kernel commits after baseline in $kdir"
+
+tests_of() {	# SUBJECT: the map's right-hand side, or nothing
+	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print $2; exit }' "$map"
+}
+for c in "${commits[@]}"; do
+	[ -n "$(tests_of "${c#* }")" ] || die "no line in $map for '${c#* }'"
+done
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+wt="$out/tree"
+cleanup() { git -C "$kdir" worktree remove --force "$wt" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+cleanup
+git -C "$kdir" worktree add -q --detach "$wt" baseline
+
+# Images 0 (baseline) .. n, each built incrementally from the last
+build() {	# INDEX COMMIT
+	git -C "$wt" checkout -q --detach "$2"
+	"$top/scripts/kernel-build.sh" "$wt" "$out/kbuild" >"$out/build-$1.log" 2>&1 ||
+		die "building tree $1 ($2) failed, see $out/build-$1.log"
+	cp "$out/kbuild/arch/x86/boot/bzImage" "$out/img-$1"
+}
+build 0 baseline
+for i in $(seq 1 "$n"); do
+	build "$i" "${commits[i-1]%% *}"
+done
+
+run() {		# INDEX TESTS...: TAP of the tests in kernel INDEX
+	local i=$1 rargs=() t
+	shift
+	for t in "$@"; do rargs+=(-r "$t"); done
+	rm -rf "$out/vm-$i"
+	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$out/img-$i" \
+		--log "$out/console-$i.log" --out "$out/vm-$i" -- \
+		sh -c 'suite=$0 args="$*"; set -- $VM_IGB; XSK_DEVS="$1 $2" exec $suite $args' \
+		"$suite" "${rargs[@]}" >"$out/run-$i.txt" 2>&1 || true
+}
+
+verdict() {	# FILE TEST: ok, skip, fail or missing
+	local line
+	line=$(grep -E "^(ok|not ok) [0-9]+ $2( |$)" "$1" | head -1)
+	case "$line" in
+	"") echo missing ;;
+	"not ok"*) echo fail ;;
+	*"# SKIP"*) echo skip ;;
+	*) echo ok ;;
+	esac
+}
+
+bad=0
+report="$out/report.txt"
+: >"$report"
+for i in $(seq 1 "$n"); do
+	subj=${commits[i-1]#* }
+	tests=$(tests_of "$subj")
+	if [ "$tests" = no-change ]; then
+		line="$i/$n $subj: changes no behaviour"
+		if [ $ab -eq 1 ]; then
+			git -C "$kdir" worktree add -q --detach "$out/ab-a" "${commits[i-1]%% *}~1"
+			git -C "$kdir" worktree add -q --detach "$out/ab-b" "${commits[i-1]%% *}"
+			"$top/scripts/kernel-ab.sh" --base "$out/ab-a" --series "$out/ab-b" \
+				--out "$out/ab-$i" >"$out/ab-$i.log" 2>&1 ||
+				{ echo "series-prove: the A/B of $i failed, see $out/ab-$i.log" >&2; bad=1; }
+			git -C "$kdir" worktree remove --force "$out/ab-a"
+			git -C "$kdir" worktree remove --force "$out/ab-b"
+			line+=", exact A/B (before -> after): $out/ab-$i/report.txt"
+		fi
+		echo "$line" | tee -a "$report"
+		[ $ab -eq 1 ] && [ -f "$out/ab-$i/report.txt" ] &&
+			grep -E '^(XDP_|AF_XDP)' "$out/ab-$i/report.txt" | sed 's/^/    /' | tee -a "$report"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	run $((i - 1)) $tests
+	# shellcheck disable=SC2086
+	run "$i" $tests
+	for t in $tests; do
+		before=$(verdict "$out/run-$((i - 1)).txt" "$t")
+		after=$(verdict "$out/run-$i.txt" "$t")
+		# the first failed expectation, else the first message
+		how=$({ grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/run-$((i - 1)).txt"
+			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/run-$((i - 1)).txt"; } |
+		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
+		if [ "$before" = fail ] && [ "$after" = ok ]; then
+			echo "$i/$n $subj: $t fail before (${how:-no message}), pass after" | tee -a "$report"
+		else
+			echo "$i/$n $subj: $t: before $before, after $after: NOT SHOWN" | tee -a "$report"
+			bad=1
+		fi
+	done
+done
+echo "series-prove: $n kernel patches; report in $report" >&2
+exit $bad
