@@ -17,6 +17,8 @@
 # A kernel patch missing from the map, or a test that passes before or
 # fails after, is an error (exit 1).
 #
+# Per patch N, its runs are in OUT/N-before.txt and OUT/N-after.txt.
+#
 # Options (make series-prove SERIES_PROVE_OPTS=...):
 #   --kernel-dir DIR  the kernel work tree (default kernel/)
 #   --map FILE        subject|tests map (default scripts/series-prove.map)
@@ -85,15 +87,15 @@ for i in $(seq 1 "$n"); do
 	build "$i" "${commits[i-1]%% *}"
 done
 
-run() {		# INDEX TESTS...: TAP of the tests in kernel INDEX
-	local i=$1 rargs=() t
-	shift
+run() {		# NAME INDEX TESTS...: TAP of the tests in kernel INDEX, in NAME.txt
+	local name=$1 i=$2 rargs=() t
+	shift 2
 	for t in "$@"; do rargs+=(-r "$t"); done
-	rm -rf "$out/vm-$i"
+	rm -rf "$out/vm-$name"
 	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$out/img-$i" \
-		--log "$out/console-$i.log" --out "$out/vm-$i" -- \
+		--log "$out/console-$name.log" --out "$out/vm-$name" -- \
 		sh -c 'suite=$0 args="$*"; set -- $VM_IGB; XSK_DEVS="$1 $2" exec $suite $args' \
-		"$suite" "${rargs[@]}" >"$out/run-$i.txt" 2>&1 || true
+		"$suite" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true
 }
 
 verdict() {	# FILE TEST: ok, skip, fail or missing
@@ -131,15 +133,15 @@ for i in $(seq 1 "$n"); do
 		continue
 	fi
 	# shellcheck disable=SC2086
-	run $((i - 1)) $tests
+	run "$i-before" $((i - 1)) $tests
 	# shellcheck disable=SC2086
-	run "$i" $tests
+	run "$i-after" "$i" $tests
 	for t in $tests; do
-		before=$(verdict "$out/run-$((i - 1)).txt" "$t")
-		after=$(verdict "$out/run-$i.txt" "$t")
+		before=$(verdict "$out/$i-before.txt" "$t")
+		after=$(verdict "$out/$i-after.txt" "$t")
 		# the first failed expectation, else the first message
-		how=$({ grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/run-$((i - 1)).txt"
-			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/run-$((i - 1)).txt"; } |
+		how=$({ grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/$i-before.txt"
+			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/$i-before.txt"; } |
 		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
 		if [ "$before" = fail ] && [ "$after" = ok ]; then
 			echo "$i/$n $subj: $t fail before (${how:-no message}), pass after" | tee -a "$report"
