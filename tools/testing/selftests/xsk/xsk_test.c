@@ -1845,9 +1845,12 @@ FIXTURE_TEARDOWN(long_rx)
 	xenv_destroy(self->env);
 }
 
-/* Set the dut's MTU (and legacy-rx), attach prog, wait for the link */
-static int long_rx_attach(FIXTURE_DATA(long_rx) *self, int mtu, bool legacy,
-			  struct bpf_program *prog)
+/*
+ * Set the dut's MTU (and legacy-rx), attach prog, wait for the link.
+ * self is the fixture's FIXTURE_DATA(long_rx), by its struct name.
+ */
+static int long_rx_attach(struct _test_data_long_rx *self, int mtu,
+			  bool legacy, struct bpf_program *prog)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
 	int ret;
@@ -1879,7 +1882,7 @@ static int long_rx_attach(FIXTURE_DATA(long_rx) *self, int mtu, bool legacy,
  * program passed, none of the long ones, whole or in parts.
  */
 static void long_rx_dropped(struct __test_metadata *_metadata,
-			    FIXTURE_DATA(long_rx) *self, __u32 len,
+			    struct _test_data_long_rx *self, __u32 len,
 			    enum xdp_mb_mode mode)
 {
 	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
