@@ -70,7 +70,12 @@ done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 wt="$out/tree"
-cleanup() { git -C "$kdir" worktree remove --force "$wt" >/dev/null 2>&1 || true; }
+cleanup() {	# the work trees, also after an error or interrupt
+	local t
+	for t in "$wt" "$out/ab-a" "$out/ab-b"; do
+		git -C "$kdir" worktree remove --force "$t" >/dev/null 2>&1 || true
+	done
+}
 trap cleanup EXIT
 cleanup
 git -C "$kdir" worktree add -q --detach "$wt" baseline
@@ -123,8 +128,7 @@ for i in $(seq 1 "$n"); do
 			"$top/scripts/kernel-ab.sh" --base "$out/ab-a" --series "$out/ab-b" \
 				--out "$out/ab-$i" >"$out/ab-$i.log" 2>&1 ||
 				{ echo "series-prove: the A/B of $i failed, see $out/ab-$i.log" >&2; bad=1; }
-			git -C "$kdir" worktree remove --force "$out/ab-a"
-			git -C "$kdir" worktree remove --force "$out/ab-b"
+			cleanup		# the images are built: tree not needed
 			line+=", exact A/B (before -> after): $out/ab-$i/report.txt"
 		fi
 		echo "$line" | tee -a "$report"
