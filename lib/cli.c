@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -12,10 +18,10 @@ volatile int cli_stop;
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	cli_stop = 1;
+	cli_stop = sig;
 }
 
+/* No SA_RESTART: a blocking wait (cli_lock_take()) sees the signal */
 void cli_stop_on_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
@@ -25,19 +31,66 @@ void cli_stop_on_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+int cli_exit_status(int ret)
+{
+	return cli_stop ? 128 + cli_stop : ret;
+}
+
+static int bad_number(const char *tool, const char *opt, const char *arg,
+		      const char *what, const char *range)
+{
+	fprintf(stderr, "%s: %s: '%s' is not a %s in %s\n", tool, opt, arg,
+		what, range);
+	return -EINVAL;
+}
+
 int cli_double(const char *tool, const char *opt, const char *arg, double min,
 	       double max, double *val)
 {
-	char *end;
+	char range[64], *end;
 	double v;
 
+	snprintf(range, sizeof(range), "%g..%g", min, max);
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno || *end || !*arg || !(v >= min && v <= max)) {
-		fprintf(stderr, "%s: %s: '%s' is not a number in %g..%g\n",
-			tool, opt, arg, min, max);
+	if (errno || *end || !*arg || !isfinite(v) || !(v >= min && v <= max))
+		return bad_number(tool, opt, arg, "number", range);
+	*val = v;
+	return 0;
+}
+
+/*
+ * Whole numbers: strtoull() alone would take " 5", "-1" (as 2^64 - 1) and
+ * 010 (as 8); 1e6 goes through strtod() and must come out whole and exact.
+ */
+int cli_parse_u64(const char *arg, __u64 min, __u64 max, __u64 *val)
+{
+	unsigned long long v;
+	char *end;
+	bool hex;
+
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+	errno = 0;
+	v = strtoull(arg, &end, hex ? 16 : 10);
+	if (!hex && (*end == '.' || *end == 'e' || *end == 'E')) {
+		double d = strtod(arg, &end);
+
+		if (*end || !isfinite(d))
+			return -EINVAL;
+		if (d != floor(d))
+			return -EDOM;
+		if (d > 9007199254740992.0)	/* 2^53: no longer exact */
+			return -ERANGE;
+		v = d;
+	} else if (errno == ERANGE) {
+		return -ERANGE;
+	} else if (errno || *end || (hex && end == arg + 2)) {
 		return -EINVAL;
 	}
+	if (v < min || v > max)
+		return -ERANGE;
 	*val = v;
 	return 0;
 }
@@ -45,19 +98,15 @@ int cli_double(const char *tool, const char *opt, const char *arg, double min,
 int cli_u64(const char *tool, const char *opt, const char *arg, __u64 min,
 	    __u64 max, __u64 *val)
 {
-	char *end;
-	unsigned long long v;
+	char range[64];
+	int ret = cli_parse_u64(arg, min, max, val);
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || *end || !*arg || *arg == '-' || v < min || v > max) {
-		fprintf(stderr, "%s: %s: '%s' is not a number in %llu..%llu\n",
-			tool, opt, arg, (unsigned long long)min,
-			(unsigned long long)max);
-		return -EINVAL;
-	}
-	*val = v;
-	return 0;
+	if (!ret)
+		return 0;
+	snprintf(range, sizeof(range), "%llu..%llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	return bad_number(tool, opt, arg,
+			  ret == -EDOM ? "whole number" : "number", range);
 }
 
 int cli_u32(const char *tool, const char *opt, const char *arg, __u32 min,
@@ -77,4 +126,145 @@ int cli_no_more_args(const char *tool, int argc, char **argv)
 		return 0;
 	fprintf(stderr, "%s: unexpected argument '%s'\n", tool, argv[optind]);
 	return -EINVAL;
+}
+
+int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
+{
+	const char *why = NULL;
+	struct stat st;
+
+	if (!*dir) {
+		why = "an empty path";
+	} else if (stat(dir, &st)) {
+		if (errno == ENOENT)
+			return 0;	/* made later, as mkdir -p would */
+		why = strerror(errno);
+	} else if (!S_ISDIR(st.st_mode)) {
+		why = strerror(ENOTDIR);
+	} else if (access(dir, W_OK | X_OK)) {
+		why = strerror(errno);
+	}
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s: %s: '%s' is not a directory we can write to (%s)\n",
+		tool, opt, dir, why);
+	return -EINVAL;
+}
+
+/* "PID TOOL" of the run that took the lock last, for the waiting message */
+static void lock_holder(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!*buf)
+		snprintf(buf, len, "?");
+}
+
+static void lock_note_self(int fd, const char *tool)
+{
+	char buf[96];
+	int n = snprintf(buf, sizeof(buf), "%d %s\n", getpid(), tool);
+
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n)
+		return;	/* only the waiting message reads it */
+}
+
+static int lock_inherited(struct cli_lock *l)
+{
+	const char *s = getenv(CLI_LOCK_ENV);
+	struct stat a, b;
+	char *end;
+	long fd;
+
+	if (!s || !*s)
+		return -1;
+	fd = strtol(s, &end, 10);
+	if (*end || fd < 0 || fd > 1023 || fstat(fd, &a) ||
+	    stat(CLI_LOCK_PATH, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino)
+		return -1;
+	/* Succeeds at once on the description that holds it, or if free */
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		return -1;
+	l->fd = -1;	/* never unlocked here: it is the script's */
+	return 0;
+}
+
+int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
+{
+	char holder[96];
+	int fd;
+
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+	if (!lock_inherited(l))
+		return 0;
+	fd = open(CLI_LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: %s\n", tool, CLI_LOCK_PATH,
+			strerror(errno));
+		return -errno;
+	}
+	l->fd = fd;
+	if (allow_concurrent) {
+		l->concurrent = true;
+		if (flock(fd, LOCK_SH | LOCK_NB))
+			l->others_seen = true;
+		return 0;
+	}
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		goto locked;
+	if (errno != EWOULDBLOCK)
+		goto fail;
+	lock_holder(fd, holder, sizeof(holder));
+	fprintf(stderr, "%s: waiting for another measuring run (pid and tool: %s) to end; --allow-concurrent runs beside it\n",
+		tool, holder);
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR)
+			goto fail;
+		if (cli_stop) {
+			close(fd);
+			l->fd = -1;
+			return -EINTR;
+		}
+	}
+locked:
+	lock_note_self(fd, tool);
+	return 0;
+fail:
+	fprintf(stderr, "%s: flock %s: %s\n", tool, CLI_LOCK_PATH,
+		strerror(errno));
+	close(fd);
+	l->fd = -1;
+	return -errno;
+}
+
+/* A concurrent run: did anyone else hold the lock? (Not atomic, and need not be) */
+static void lock_recheck(struct cli_lock *l)
+{
+	if (!l->concurrent || l->others_seen || l->fd < 0)
+		return;
+	if (flock(l->fd, LOCK_EX | LOCK_NB))
+		l->others_seen = true;
+	else if (flock(l->fd, LOCK_SH | LOCK_NB))
+		l->others_seen = true;
+}
+
+const char *cli_lock_warning(struct cli_lock *l)
+{
+	lock_recheck(l);
+	if (!l->concurrent)
+		return NULL;
+	return l->others_seen ?
+	       "run with --allow-concurrent, and another measuring run was seen: the figures are not clean" :
+	       "run with --allow-concurrent: no other measuring run was seen at its start or end, but the figures are not guarded";
+}
+
+void cli_lock_release(struct cli_lock *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);	/* releases the flock */
+	l->fd = -1;
 }

@@ -2,22 +2,33 @@
 /*
  * What every tool's command line needs: numbers checked against a range,
  * with an error that names the tool, the option and the value; no stray
- * arguments; and a stop flag set by SIGINT, SIGTERM and SIGHUP.
+ * arguments; a stop flag set by SIGINT, SIGTERM and SIGHUP, and the exit
+ * status a shell gives a run that such a signal stopped; and one measuring
+ * run at a time on the machine.
  */
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 
-/* Set by cli_stop_on_signals()' handler; pass &cli_stop as a stop flag */
+/*
+ * Set by cli_stop_on_signals()' handler to the number of the signal that
+ * came; pass &cli_stop as a stop flag
+ */
 extern volatile int cli_stop;
 
 void cli_stop_on_signals(void);
 
+/* ret, or 128 + the signal when a signal stopped the run (as shells do) */
+int cli_exit_status(int ret);
+
 /*
- * Parse arg as a number in min..max (base 10, or 0x.. for integers); on
- * error print "TOOL: OPT: 'ARG' is not a number in MIN..MAX" and return
- * -EINVAL.
+ * Parse arg as a number in min..max; on error print "TOOL: OPT: 'ARG' is
+ * not a number in MIN..MAX" and return -EINVAL.  cli_double() takes any
+ * finite decimal; the integer parsers take whole numbers only: decimal
+ * (1e6 is a million, 1.5 is refused as "not a whole number"), or hex with
+ * 0x; never octal, no sign, no trailing characters.
  */
 int cli_double(const char *tool, const char *opt, const char *arg, double min,
 	       double max, double *val);
@@ -26,7 +37,45 @@ int cli_u64(const char *tool, const char *opt, const char *arg, __u64 min,
 int cli_u32(const char *tool, const char *opt, const char *arg, __u32 min,
 	    __u32 max, __u32 *val);
 
+/*
+ * cli_u64() without the message: 0, or -EINVAL (not a number), -EDOM (not
+ * whole), -ERANGE (not in min..max)
+ */
+int cli_parse_u64(const char *arg, __u64 min, __u64 max, __u64 *val);
+
 /* -EINVAL with "TOOL: unexpected argument 'X'" when optind < argc */
 int cli_no_more_args(const char *tool, int argc, char **argv);
+
+/*
+ * -EINVAL with "TOOL: OPT: 'DIR' is not a directory we can write to (why)"
+ * unless dir is one; for output paths, checked before anything is measured.
+ */
+int cli_check_out_dir(const char *tool, const char *opt, const char *dir);
+
+/*
+ * One measuring run at a time: the tools that measure take CLI_LOCK_PATH
+ * with flock() for the whole run.  A second run waits for the first (it
+ * says so, once, with the first run's tool and pid), or with
+ * allow_concurrent runs beside it and reports itself as concurrent.  A
+ * script that holds the lock for the tools it starts exports its fd as
+ * CLI_LOCK_ENV; a tool that inherits it runs under the script's lock.
+ * Returns 0, or -EINTR when a signal came while waiting, or -errno.
+ */
+#define CLI_LOCK_PATH	"/run/xdp-cost.lock"
+#define CLI_LOCK_ENV	"XDP_COST_LOCK_FD"
+
+struct cli_lock {
+	int fd;
+	bool concurrent;	/* run with allow_concurrent */
+	bool others_seen;	/* and another run held the lock meanwhile */
+};
+
+int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent);
+void cli_lock_release(struct cli_lock *l);
+/*
+ * The sentence to print for a concurrent run (looking again whether
+ * another run holds the lock), or NULL for a clean one
+ */
+const char *cli_lock_warning(struct cli_lock *l);
 
 #endif /* CLI_H */

@@ -37,6 +37,7 @@
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
 
+#include "cli.h"
 #include "cpustat.h"
 #include "json.h"
 #include "measure.h"
@@ -49,6 +50,8 @@
 
 #define FRAME_LEN	64
 #define MAX_RUNS	30
+#define MAX_FRAMES	10000000	/* ~20 s a run at 2 us a frame */
+#define TOOL		"softirq_probe"
 
 struct run {
 	double wall_ns, thread_ns, frames, softirqs;
@@ -87,14 +90,26 @@ static int prog_stats(struct sirq *s, double *ns, double *cnt)
 static struct xsk_env *env;
 static unsigned char frames[64 * FRAME_LEN];
 
-static void usage(const char *prog)
+static void usage(FILE *f, const char *prog)
 {
-	fprintf(stderr,
-		"Usage: %s [-r RUNS] [-n FRAMES] [-c CPU] [-j]\n"
-		"  -r RUNS    runs per mode, 3..%d (default 10)\n"
-		"  -n FRAMES  frames per run (default 200000)\n"
-		"  -c CPU     CPU to send (and so receive) on (default 0)\n"
-		"  -j         JSON output\n", prog, MAX_RUNS);
+	fprintf(f,
+		"Usage: %s [OPTIONS]\n"
+		"Is the tracepoint NET_RX time exact, /proc/stat's not, and what do the\n"
+		"tracepoint programs cost?  Runs alternate: programs attached, detached,\n"
+		"attached with BPF run time statistics.\n"
+		"\n"
+		"  -r, --runs=RUNS       runs per mode, 3..%d (default 10)\n"
+		"  -n, --frames=FRAMES   frames per run, 1..%d (default 200000)\n"
+		"  -c, --cpu=CPU         CPU to send (and so receive) on (default 0)\n"
+		"      --allow-concurrent  run beside another measuring run (by default it\n"
+		"                        waits for it: " CLI_LOCK_PATH ")\n"
+		"  -j, --json            JSON output\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Cycles are TSC cycles (ns x the TSC frequency measured against\n"
+		"CLOCK_MONOTONIC_RAW).  SIGINT or SIGTERM stops it: the runs done are\n"
+		"reported, marked interrupted, and the exit status is 128 + the signal.\n",
+		prog, MAX_RUNS, MAX_FRAMES);
 }
 
 static int send_frames(unsigned int n)
@@ -103,6 +118,8 @@ static int send_frames(unsigned int n)
 	int ret, fails = 0;
 
 	while (sent < n) {
+		if (cli_stop)
+			return -EINTR;
 		batch = n - sent < 64 ? n - sent : 64;
 		ret = xenv_send_batch(env, frames, FRAME_LEN, batch);
 		if (ret > 0) {
@@ -221,42 +238,70 @@ int main(int argc, char **argv)
 	double cost_a[MAX_RUNS], cost_b[MAX_RUNS], sirq_pkt[MAX_RUNS];
 	double err_pct[MAX_RUNS], prog[MAX_RUNS];
 	struct run ra[MAX_RUNS], rb[MAX_RUNS], rc[MAX_RUNS];
-	unsigned int nframes = 200000;
-	int runs = 10, cpu = 0, opt, i, link_fd = -1, ret = 1, disturbed = 0;
+	enum { O_CONCURRENT = 256 };
+	static const struct option opts[] = {
+		{ "runs", required_argument, NULL, 'r' },
+		{ "frames", required_argument, NULL, 'n' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	unsigned int nframes = 200000, runs = 10, cpu = 0, done;
+	int opt, i, link_fd = -1, ret = 1, disturbed = 0;
 	struct xsk_prog_bpf *dut = NULL;
+	bool json = false, concurrent = false;
 	struct stats_welch w;
-	bool json = false;
+	struct cli_lock lock;
+	const char *warn;
 	double ghz, spp;
 	char err[256];
 
-	while ((opt = getopt(argc, argv, "r:n:c:jh")) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:n:c:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			runs = atoi(optarg);
+			if (cli_u32(TOOL, "--runs", optarg, 3, MAX_RUNS, &runs))
+				return 2;
 			break;
 		case 'n':
-			nframes = strtoul(optarg, NULL, 0);
+			if (cli_u32(TOOL, "--frames", optarg, 1, MAX_FRAMES,
+				    &nframes))
+				return 2;
 			break;
 		case 'c':
-			cpu = atoi(optarg);
+			if (cli_u32(TOOL, "--cpu", optarg, 0,
+				    CPUSTAT_MAX_CPUS - 1, &cpu))
+				return 2;
 			break;
 		case 'j':
 			json = true;
 			break;
+		case O_CONCURRENT:
+			concurrent = true;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
 		default:
-			usage(argv[0]);
-			return opt == 'h' ? 0 : 2;
+			usage(stderr, argv[0]);
+			return 2;
 		}
 	}
-	if (runs < 3 || runs > MAX_RUNS || !nframes || cpu < 0 ||
-	    cpu >= CPUSTAT_MAX_CPUS) {
-		usage(argv[0]);
+	if (cli_no_more_args(TOOL, argc, argv))
 		return 2;
-	}
-	if (pin_self(cpu)) {
-		fprintf(stderr, "cannot pin to CPU %d\n", cpu);
+	if (geteuid()) {
+		fprintf(stderr, TOOL ": needs root (XDP, BPF, network namespaces)\n");
 		return 1;
 	}
+	if (pin_self(cpu)) {
+		fprintf(stderr, TOOL ": --cpu: cannot run on CPU %u: %s\n", cpu,
+			strerror(errno));
+		return 2;
+	}
+	cli_stop_on_signals();
+	if (cli_lock_take(&lock, TOOL, concurrent))
+		return cli_exit_status(1);
 	ghz = tsc_ghz_measure(200);
 	if (xenv_create(&env, NULL, err)) {
 		fprintf(stderr, "%s\n", err);
@@ -278,13 +323,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* warm up */
-	if (one_run(dut, DETACHED, nframes / 4, cpu, &rb[0]))
+	if (one_run(dut, DETACHED, nframes / 4 ?: 1, cpu, &rb[0]))
 		goto out;
-	for (i = 0; i < runs; i++) {
+	for (i = 0; i < (int)runs; i++) {
 		if (one_run(dut, ATTACHED, nframes, cpu, &ra[i]) ||
 		    one_run(dut, DETACHED, nframes, cpu, &rb[i]) ||
-		    one_run(dut, ATTACHED_STATS, nframes, cpu, &rc[i]))
+		    one_run(dut, ATTACHED_STATS, nframes, cpu, &rc[i])) {
+			if (cli_stop)
+				break;
 			goto out;
+		}
 		disturbed += ra[i].disturbed + rb[i].disturbed +
 			     rc[i].disturbed;
 		ratio[i] = ra[i].proc_softirq_ns / ra[i].exact_all_ns;
@@ -298,6 +346,16 @@ int main(int argc, char **argv)
 		prog[i] = rc[i].prog_runs ?
 			  2 * rc[i].prog_ns / rc[i].prog_runs : NAN;
 	}
+	done = i;
+	if (!done) {
+		fprintf(stderr, TOOL ": interrupted before the first run was done: nothing to report\n");
+		goto out;
+	}
+	if (done < runs)
+		fprintf(stderr, TOOL ": interrupted: %u of %u runs per mode done, reported below\n",
+			done, runs);
+	runs = done;
+	warn = cli_lock_warning(&lock);
 	stats_welch(cost_b, runs, cost_a, runs, &w);
 	spp = stats_median(sirq_pkt, runs);
 	if (json) {
@@ -306,6 +364,10 @@ int main(int argc, char **argv)
 		json_init(&j, stdout, 2);
 		json_begin_object(&j);
 		json_kv_string(&j, "tool", "softirq_probe");
+		json_kv_bool(&j, "interrupted", cli_stop);
+		json_kv_string(&j, "run_lock", !lock.concurrent ? "exclusive" :
+			       lock.others_seen ? "concurrent-seen" :
+			       "concurrent-allowed");
 		json_kv_u64(&j, "runs", runs);
 		json_kv_u64(&j, "frames_per_run", nframes);
 		json_kv_u64(&j, "cpu", cpu);
@@ -332,10 +394,13 @@ int main(int argc, char **argv)
 		if (json_finish(&j))
 			goto out;
 	} else {
-		printf("softirq_probe: %d runs per mode (ABC...), %u frames of %d B per run, CPU %d, TSC %.3f GHz, %d disturbed windows\n",
-		       runs, nframes, FRAME_LEN, cpu, ghz, disturbed);
+		printf("softirq_probe: %u runs per mode (ABC...)%s, %u frames of %d B per run, CPU %u, TSC %.3f GHz, %d disturbed windows\n",
+		       runs, cli_stop ? ", interrupted" : "", nframes,
+		       FRAME_LEN, cpu, ghz, disturbed);
+		if (warn)
+			printf("WARNING: %s\n", warn);
 		printf("run  frames   wall_ms  exact_all_ms  proc_stat_ms  err%%   rx_ns/pkt  A_ns/pkt  B_ns/pkt\n");
-		for (i = 0; i < runs; i++) {
+		for (i = 0; i < (int)runs; i++) {
 			printf("%3d %7.0f %9.1f %12.3f %12.1f %6.2f %10.1f %9.1f %9.1f%s\n",
 			       i, ra[i].frames, ra[i].wall_ns / 1e6,
 			       ra[i].exact_all_ns / 1e6,
@@ -365,5 +430,6 @@ out:
 		close(link_fd);
 	xsk_prog_bpf__destroy(dut);
 	xenv_destroy(env);
-	return ret;
+	cli_lock_release(&lock);
+	return cli_exit_status(ret);
 }

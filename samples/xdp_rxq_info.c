@@ -30,6 +30,8 @@ struct config {
 	double warmup;
 	bool json;
 	bool no_prog_cost;
+	bool allow_concurrent;
+	struct cli_lock lock;
 };
 
 static double tsc_ghz;
@@ -69,19 +71,24 @@ static void usage(FILE *f, const char *prog)
 		"      --no-prog-cost    skip the BPF_PROG_RUN measurement of the program\n"
 		"      --no-cost         rates only: no softirq tracepoints (they cost\n"
 		"                        every softirq on the machine two clock reads)\n"
+		"      --allow-concurrent  run beside another measuring run (by default it\n"
+		"                        waits for it: " CLI_LOCK_PATH "); the report says so\n"
 		"  -j, --json            one JSON object at the end, nothing else\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Cost: CPU time of NET_RX softirqs (irq:softirq_entry/exit tracepoints) or of\n"
 		"the NAPI thread, divided by the frames the program counted.  Cycles are TSC\n"
-		"cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n",
+		"cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n"
+		"SIGINT or SIGTERM ends the run early: what was measured is reported, marked\n"
+		"interrupted, and the exit status is 128 + the signal.\n",
 		prog);
 }
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_REDIR = 256, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_MTU,
-	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST, O_NOCOST };
+	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST, O_NOCOST,
+	       O_CONCURRENT };
 	static const struct option opts[] = {
 		{ "action", required_argument, NULL, 'a' },
 		{ "skb-mode", no_argument, NULL, 'S' },
@@ -103,11 +110,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "no-prog-cost", no_argument, NULL, O_NOPROGCOST },
 		{ "no-cost", no_argument, NULL, O_NOCOST },
+		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	double v;
+	__u32 u;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "a:SrmFK:i:s:d:jh", opts,
@@ -133,48 +141,52 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->o.frags = true;
 			break;
 		case 'K':
-			if (cli_double("xdp_rxq_info", "--loop", optarg, 0, 1 << 23, &v))
+			if (cli_u32("xdp_rxq_info", "--loop", optarg, 0, 1 << 23,
+				    &cfg->o.loop_k))
 				return -EINVAL;
-			cfg->o.loop_k = v;
 			break;
 		case 'i':
+			if (!*optarg) {
+				fprintf(stderr, "xdp_rxq_info: --interface: empty name\n");
+				return -EINVAL;
+			}
 			cfg->o.ifname = optarg;
 			break;
 		case O_REDIR:
 			cfg->o.redirect_to = optarg;
 			break;
 		case O_SIZE:
-			if (cli_double("xdp_rxq_info", "--size", optarg, XSK_PKT_MIN_LEN, 9014, &v))
+			if (cli_u32("xdp_rxq_info", "--size", optarg, XSK_PKT_MIN_LEN, 9014,
+				    &cfg->o.pkt_size))
 				return -EINVAL;
-			cfg->o.pkt_size = v;
 			break;
 		case O_FLOWS:
-			if (cli_double("xdp_rxq_info", "--flows", optarg, 1, 4096, &v))
+			if (cli_u32("xdp_rxq_info", "--flows", optarg, 1, 4096,
+				    &cfg->o.flows))
 				return -EINVAL;
-			cfg->o.flows = v;
 			break;
 		case O_RATE:
-			if (cli_double("xdp_rxq_info", "--rate", optarg, 1, 1e9, &v))
+			if (cli_u64("xdp_rxq_info", "--rate", optarg, 1, 1000000000,
+				    &cfg->o.rate_pps))
 				return -EINVAL;
-			cfg->o.rate_pps = v;
 			break;
 		case O_COUNT:
-			if (cli_double("xdp_rxq_info", "--count", optarg, 1, 1e12, &v))
+			if (cli_u64("xdp_rxq_info", "--count", optarg, 1, 1000000000000ULL,
+				    &cfg->o.count))
 				return -EINVAL;
-			cfg->o.count = v;
 			break;
 		case O_MTU:
-			if (cli_double("xdp_rxq_info", "--mtu", optarg, 68, 65535, &v))
+			if (cli_u32("xdp_rxq_info", "--mtu", optarg, 68, 65535,
+				    &cfg->o.mtu))
 				return -EINVAL;
-			cfg->o.mtu = v;
 			break;
 		case O_THREADED:
 			cfg->o.threaded_napi = true;
 			break;
 		case O_GENCPU:
-			if (cli_double("xdp_rxq_info", "--gen-cpu", optarg, 0, RXQ_MAX_CPUS - 1, &v))
+			if (cli_u32("xdp_rxq_info", "--gen-cpu", optarg, 0, RXQ_MAX_CPUS - 1, &u))
 				return -EINVAL;
-			cfg->o.gen_cpu = v;
+			cfg->o.gen_cpu = u;
 			break;
 		case 's':
 			if (cli_double("xdp_rxq_info", "--interval", optarg, 0.1, 3600,
@@ -195,6 +207,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case O_NOCOST:
 			cfg->o.no_cost = true;
+			break;
+		case O_CONCURRENT:
+			cfg->allow_concurrent = true;
 			break;
 		case 'j':
 			cfg->json = true;
@@ -260,12 +275,14 @@ static void tick(const struct rxq_snapshot *a, const struct rxq_snapshot *b,
 }
 
 static void print_text(const struct config *cfg, struct rxq_bench *b,
-		       const struct rxq_result *r, double prog_ns)
+		       const struct rxq_result *r, double prog_ns,
+		       const char *warn)
 {
 	const struct rxq_opts *o = &cfg->o;
 
-	printf("Summary: %s %s on %s\n", rxq_action_name(o->action),
-	       o->skb_mode ? "generic" : "native", rxq_bench_ifdesc(b));
+	printf("Summary: %s %s on %s%s\n", rxq_action_name(o->action),
+	       o->skb_mode ? "generic" : "native", rxq_bench_ifdesc(b),
+	       cli_stop ? " (interrupted)" : "");
 	printf("  packets      %llu in %.3f s: %.3f Mpps\n",
 	       (unsigned long long)r->packets, r->duration_ns / 1e9,
 	       r->pps / 1e6);
@@ -311,11 +328,14 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 	if (r->disturbed)
 		printf("  WARNING      %.1f%% of the CPUs' time went to other work: disturbed run\n",
 		       r->foreign_frac * 100);
+	if (warn)
+		printf("  WARNING      %s\n", warn);
 }
 
 static void print_json(const struct config *cfg, struct rxq_bench *b,
 		       const struct rxq_result *r, double prog_ns)
 {
+	const struct cli_lock *l = &cfg->lock;
 	const struct rxq_opts *o = &cfg->o;
 	struct json j, *w = &j;
 
@@ -357,6 +377,9 @@ static void print_json(const struct config *cfg, struct rxq_bench *b,
 	json_kv_u64(w, "issues", r->issues);
 	json_kv_double(w, "foreign_frac", r->foreign_frac);
 	json_kv_bool(w, "disturbed", r->disturbed);
+	json_kv_bool(w, "interrupted", cli_stop);
+	json_kv_string(w, "run_lock", !l->concurrent ? "exclusive" :
+		       l->others_seen ? "concurrent-seen" : "concurrent-allowed");
 	json_end_object(w);
 	json_finish(w);
 }
@@ -373,6 +396,7 @@ int main(int argc, char **argv)
 	struct rxq_bench *b = NULL;
 	struct rxq_result r;
 	double prog_ns = -1;
+	const char *warn;
 	int ret;
 
 	if (parse_args(argc, argv, &cfg))
@@ -382,12 +406,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cli_stop_on_signals();
+	if (cli_lock_take(&cfg.lock, "xdp_rxq_info", cfg.allow_concurrent))
+		return cli_exit_status(1);
 	tsc_ghz = tsc_ghz_measure(100);
 
 	ret = rxq_bench_open(&b, &cfg.o, err);
 	if (ret) {
 		fprintf(stderr, "xdp_rxq_info: %s\n", err);
-		return 1;
+		return cli_exit_status(1);
 	}
 	if (!cfg.json)
 		printf("Running XDP on %s, action %s, %s mode; NAPI %s; TSC %.3f GHz\n\n",
@@ -400,14 +426,17 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "xdp_rxq_info: %s\n", err);
 		rxq_bench_close(b);
-		return 1;
+		return cli_exit_status(1);
 	}
-	if (!cfg.no_prog_cost && rxq_bench_prog_cost(b, 1000000, &prog_ns))
+	if (!cfg.no_prog_cost && !cli_stop &&
+	    rxq_bench_prog_cost(b, 1000000, &prog_ns))
 		prog_ns = -1;
+	warn = cli_lock_warning(&cfg.lock);
 	if (cfg.json)
 		print_json(&cfg, b, &r, prog_ns);
 	else
-		print_text(&cfg, b, &r, prog_ns);
+		print_text(&cfg, b, &r, prog_ns, warn);
 	rxq_bench_close(b);
-	return 0;
+	cli_lock_release(&cfg.lock);
+	return cli_exit_status(0);
 }

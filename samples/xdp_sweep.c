@@ -27,6 +27,7 @@
 #include "stats.h"
 #include "xsk_bench.h"
 #include "xsk_core.h"
+#include "xsk_pkt.h"
 
 #define VERSION		"0.1"
 #define SCHEMA		"xdp-sweep/1"
@@ -142,6 +143,8 @@ struct config {
 	bool icount;		/* the clock counts guest instructions */
 	char devs_buf[2 * IF_NAMESIZE + 2];
 	const char *dev[2];	/* a connected NIC pair instead of veth */
+	bool allow_concurrent;
+	struct cli_lock *lock;	/* one measuring run at a time */
 };
 
 static void usage(FILE *f, const char *prog)
@@ -185,6 +188,8 @@ static void usage(FILE *f, const char *prog)
 		"                        shift=0): report insns/pkt, not ns\n"
 		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
 		"      --no-plot         no gnuplot\n"
+		"      --allow-concurrent  run beside another measuring run (by default it\n"
+		"                        waits for it: " CLI_LOCK_PATH "); the result says so\n"
 		"Interleaved A/B (each round runs every point A, B or B, A in turn):\n"
 		"      --ab              measure two variants, write both results and print\n"
 		"                        the xdp_compare report of B against A\n"
@@ -203,19 +208,37 @@ static void usage(FILE *f, const char *prog)
 		prog);
 }
 
+/*
+ * A comma-separated list of what one() takes (what, for the error); a value
+ * given twice is refused: it would measure the same point twice
+ */
 static int parse_list(const char *opt, const char *arg, struct list *l,
-		      int (*one)(const char *, __u32 *))
+		      int (*one)(const char *, __u32 *), const char *what)
 {
 	char *dup = strdup(arg), *tok, *save;
+	unsigned int k;
 
+	if (!dup)
+		return -ENOMEM;
 	l->n = 0;
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (l->n == MAX_LIST || one(tok, &l->v[l->n])) {
-			fprintf(stderr, "xdp_sweep: %s: '%s' is not valid%s\n",
-				opt, tok, l->n == MAX_LIST ? " (too many)" : "");
-			free(dup);
-			return -EINVAL;
+		if (l->n == MAX_LIST) {
+			fprintf(stderr, "xdp_sweep: %s: more than %d values\n",
+				opt, MAX_LIST);
+			goto bad;
+		}
+		if (one(tok, &l->v[l->n])) {
+			fprintf(stderr, "xdp_sweep: %s: '%s' is not %s\n", opt,
+				tok, what);
+			goto bad;
+		}
+		for (k = 0; k < l->n && l->v[k] != l->v[l->n]; k++)
+			;
+		if (k < l->n) {
+			fprintf(stderr, "xdp_sweep: %s: '%s' is given twice\n",
+				opt, tok);
+			goto bad;
 		}
 		l->n++;
 	}
@@ -225,6 +248,9 @@ static int parse_list(const char *opt, const char *arg, struct list *l,
 		return -EINVAL;
 	}
 	return 0;
+bad:
+	free(dup);
+	return -EINVAL;
 }
 
 static int one_mode(const char *s, __u32 *v)
@@ -238,28 +264,30 @@ static int one_mode(const char *s, __u32 *v)
 	return 0;
 }
 
-static int one_uint(const char *s, __u32 *v, unsigned long min,
-		    unsigned long max)
-{
-	char *end;
-	unsigned long n;
+/* The same frame sizes and flows as xdp_rxq_info takes */
+#define MAX_SIZE	9014
+#define MAX_FLOWS	4096
+#define SIZE_RANGE	"46..9014"
+_Static_assert(XSK_PKT_MIN_LEN == 46 && MAX_SIZE == 9014, "SIZE_RANGE");
 
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || *end || !*s || n < min || n > max)
-		return -EINVAL;
-	*v = n;
-	return 0;
+static int one_uint(const char *s, __u32 *v, __u32 min, __u32 max)
+{
+	__u64 n;
+	int ret = cli_parse_u64(s, min, max, &n);
+
+	if (!ret)
+		*v = n;
+	return ret;
 }
 
 static int one_size(const char *s, __u32 *v)
 {
-	return one_uint(s, v, 60, 9000);
+	return one_uint(s, v, XSK_PKT_MIN_LEN, MAX_SIZE);
 }
 
 static int one_flows(const char *s, __u32 *v)
 {
-	return one_uint(s, v, 1, 4096);
+	return one_uint(s, v, 1, MAX_FLOWS);
 }
 
 static void set_list(struct list *l, const __u32 *v, unsigned int n)
@@ -340,7 +368,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
 	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
 	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE,
-	       O_RXDROP_COUNT };
+	       O_RXDROP_COUNT, O_CONCURRENT };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -370,12 +398,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "rxdrop", required_argument, NULL, O_RXDROP },
 		{ "rxdrop-rate", required_argument, NULL, O_RXDROP_RATE },
 		{ "rxdrop-count", required_argument, NULL, O_RXDROP_COUNT },
+		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	static const __u32 full_sizes[] = { 64, 512, 1500, 9000 };
 	static const __u32 full_flows[] = { 1, 100, 1000 };
-	double v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "a:m:s:f:r:d:w:K:o:h", opts,
@@ -383,24 +411,25 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		switch (c) {
 		case 'a':
 			if (parse_list("--actions", optarg, &cfg->actions,
-				       rxq_action_parse))
+				       rxq_action_parse,
+				       "one of XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED"))
 				return -EINVAL;
 			cfg->actions_given = true;
 			break;
 		case 'm':
 			if (parse_list("--modes", optarg, &cfg->modes,
-				       one_mode))
+				       one_mode, "native or generic (skb)"))
 				return -EINVAL;
 			break;
 		case 's':
 			if (parse_list("--sizes", optarg, &cfg->sizes,
-				       one_size))
+				       one_size, "a frame size in " SIZE_RANGE))
 				return -EINVAL;
 			cfg->sizes_given = true;
 			break;
 		case 'f':
 			if (parse_list("--flows", optarg, &cfg->flows,
-				       one_flows))
+				       one_flows, "a number of flows in 1..4096"))
 				return -EINVAL;
 			break;
 		case O_FULL:
@@ -408,9 +437,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			set_list(&cfg->flows, full_flows, 3);
 			break;
 		case 'r':
-			if (cli_double("xdp_sweep", "--repeat", optarg, 1, MAX_REPEAT, &v))
+			if (cli_u32("xdp_sweep", "--repeat", optarg, 1, MAX_REPEAT,
+				    &cfg->repeat))
 				return -EINVAL;
-			cfg->repeat = v;
 			break;
 		case 'd':
 			if (cli_double("xdp_sweep", "--duration", optarg, 0.1, 3600,
@@ -422,14 +451,16 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 				return -EINVAL;
 			break;
 		case 'K':
-			if (cli_double("xdp_sweep", "--loop", optarg, 0, 1 << 23, &v))
+			if (cli_u32("xdp_sweep", "--loop", optarg, 0, 1 << 23,
+				    &cfg->loop_k))
 				return -EINVAL;
-			cfg->loop_k = v;
 			break;
 		case O_THREADED:
 			cfg->threaded = true;
 			break;
 		case 'o':
+			if (cli_check_out_dir("xdp_sweep", "--out", optarg))
+				return -EINVAL;
 			cfg->out_dir = optarg;
 			break;
 		case O_NOPLOT:
@@ -439,10 +470,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->ab = true;
 			break;
 		case O_BLOOP:
-			if (cli_double("xdp_sweep", "--b-loop", optarg, 0, 1 << 23,
-				       &v))
+			if (cli_u32("xdp_sweep", "--b-loop", optarg, 0, 1 << 23,
+				    &cfg->b_loop_k))
 				return -EINVAL;
-			cfg->b_loop_k = v;
 			break;
 		case O_ACMD:
 		case O_BCMD:
@@ -450,13 +480,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case O_SPIN:
 		case O_BSPIN:
-			if (cli_double("xdp_sweep", c == O_SPIN ? "--spin" :
-				       "--b-spin", optarg, 0, 4096, &v))
+			if (cli_u32("xdp_sweep", c == O_SPIN ? "--spin" :
+				    "--b-spin", optarg, 0, 4096,
+				    c == O_SPIN ? &cfg->spin_n : &cfg->b_spin_n))
 				return -EINVAL;
-			if (c == O_SPIN)
-				cfg->spin_n = v;
-			else
-				cfg->b_spin_n = v;
 			break;
 		case O_BOPTS:
 			cfg->b_opts = optarg;
@@ -469,14 +496,14 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 				return -EINVAL;
 			break;
 		case O_RXDROP_RATE:
-			if (cli_double("xdp_sweep", "--rxdrop-rate", optarg, 1, 1e9, &v))
+			if (cli_u64("xdp_sweep", "--rxdrop-rate", optarg, 1, 1000000000,
+				    &cfg->rxdrop_rate))
 				return -EINVAL;
-			cfg->rxdrop_rate = v;
 			break;
 		case O_RXDROP_COUNT:
-			if (cli_double("xdp_sweep", "--rxdrop-count", optarg, 1, 1e12, &v))
+			if (cli_u64("xdp_sweep", "--rxdrop-count", optarg, 1, 1000000000000ULL,
+				    &cfg->rxdrop_count))
 				return -EINVAL;
-			cfg->rxdrop_count = v;
 			break;
 		case O_LEVEL:
 			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
@@ -484,9 +511,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 				return -EINVAL;
 			break;
 		case O_COUNT:
-			if (cli_double("xdp_sweep", "--count", optarg, 1, 1e12, &v))
+			if (cli_u64("xdp_sweep", "--count", optarg, 1, 1000000000000ULL,
+				    &cfg->count))
 				return -EINVAL;
-			cfg->count = v;
 			break;
 		case O_DEVS:
 			if (parse_devs(optarg, cfg))
@@ -495,10 +522,13 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_ICOUNT:
 			cfg->icount = true;
 			break;
+		case O_CONCURRENT:
+			cfg->allow_concurrent = true;
+			break;
 		case O_RATE:
-			if (cli_double("xdp_sweep", "--rate", optarg, 1, 1e9, &v))
+			if (cli_u64("xdp_sweep", "--rate", optarg, 1, 1000000000,
+				    &cfg->rate))
 				return -EINVAL;
-			cfg->rate = v;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -944,6 +974,10 @@ static int write_json(const char *path, const struct config *cfg,
 	json_kv_string(&j, "tool", "xdp_sweep");
 	json_kv_string(&j, "version", VERSION);
 	json_kv_string(&j, "started", started);
+	json_kv_bool(&j, "interrupted", cli_stop);
+	json_kv_string(&j, "run_lock", !cfg->lock->concurrent ? "exclusive" :
+		       cfg->lock->others_seen ? "concurrent-seen" :
+		       "concurrent-allowed");
 	env_json(&j, ghz, cfg);
 	json_key(&j, "options");
 	json_begin_object(&j);
@@ -1467,6 +1501,8 @@ int main(int argc, char **argv)
 	char stamp[32], base[400], path[2][512], started[32];
 	struct point *pts[2] = {};
 	struct config side[2];
+	struct cli_lock lock;
+	const char *warn;
 	int ret = 0;
 	__u64 t0;
 	double ghz;
@@ -1487,7 +1523,12 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	if (cli_check_out_dir("xdp_sweep", "--out", cfg.out_dir))
+		return 1;
 	cli_stop_on_signals();
+	cfg.lock = &lock;
+	if (cli_lock_take(&lock, "xdp_sweep", cfg.allow_concurrent))
+		return cli_exit_status(1);
 	ghz = tsc_ghz_measure(200);
 	now = time(NULL);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -1628,6 +1669,9 @@ int main(int argc, char **argv)
 report:
 	if (cli_stop)
 		fprintf(stderr, "xdp_sweep: interrupted; the result holds the runs done\n");
+	warn = cli_lock_warning(&lock);
+	if (warn)
+		printf("WARNING: %s\n", warn);
 
 	for (sd = 0; sd < nsides; sd++) {
 		if (cfg.ab)
@@ -1640,8 +1684,8 @@ report:
 			 cfg.ab ? (sd ? "-b" : "-a") : "");
 		if (write_json(path[sd], &side[sd], pts[sd], npts, sps, nsps,
 			       ghz, started)) {
-			fprintf(stderr, "xdp_sweep: writing %s failed\n",
-				path[sd]);
+			fprintf(stderr, "xdp_sweep: writing %s: %s\n",
+				path[sd], strerror(errno));
 			ret = 1;
 			goto out;
 		}
@@ -1660,6 +1704,7 @@ out:
 	for (sd = 0; sd < nsides; sd++)
 		free(pts[sd]);
 	free(sps);
-	return ret ? ret : cli_stop ? 1 : 0;
+	cli_lock_release(&lock);
+	return cli_exit_status(ret);
 }
 
