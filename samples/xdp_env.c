@@ -14,15 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "cli.h"
 #include "xsk_env.h"
 
 static volatile pid_t child;
+static volatile sig_atomic_t stop_sig;
 
+/*
+ * Before the command runs, a signal is remembered and ends the setup;
+ * after, it goes to the command, whose end ends us
+ */
 static void forward(int sig)
 {
+	stop_sig = sig;
 	if (child > 0)
 		kill(child, sig);
 }
@@ -45,8 +52,11 @@ static void usage(FILE *f, const char *prog)
 		"\n"
 		"Exported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n"
 		"XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n"
-		"Exit status: COMMAND's, or 1 when the pair could not be made, 2 on bad\n"
-		"options.\n",
+		"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n"
+		"the pair could not be made, 2 on bad options, 128 + the signal when\n"
+		"SIGINT, SIGTERM or SIGHUP came before COMMAND started.  COMMAND gets\n"
+		"SIGTERM if xdp_env itself is killed; the next run of any of the\n"
+		"project's tools removes the pair that was left.\n",
 		prog);
 }
 
@@ -77,6 +87,7 @@ int main(int argc, char **argv)
 	char err[XSK_ERRLEN];
 	struct xsk_env *env;
 	int c, st, ret = 1;
+	pid_t parent;
 
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
@@ -114,6 +125,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdp_env: no command given (xdp_env [OPTIONS] -- COMMAND)\n");
 		return 2;
 	}
+	if (eo.peer_drop && eo.no_peer_prog) {
+		fprintf(stderr, "xdp_env: --peer-drop needs the peer's program: not with --no-peer-prog\n");
+		return 2;
+	}
 	if (geteuid()) {
 		fprintf(stderr, "xdp_env: needs root (network namespaces, XDP)\n");
 		return 1;
@@ -123,7 +138,12 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	if (xenv_create(&env, &eo, err)) {
 		fprintf(stderr, "xdp_env: %s\n", err);
-		return 1;
+		return stop_sig ? 128 + stop_sig : 1;
+	}
+	if (stop_sig) {
+		fprintf(stderr, "xdp_env: interrupted before the command started\n");
+		xenv_destroy(env);
+		return 128 + stop_sig;
 	}
 	/* The command starts in the namespace we were started in */
 	xenv_enter(env, -1);
@@ -137,15 +157,21 @@ int main(int argc, char **argv)
 		setenv("XDP_ENV_DUT2_IF", env->ifname[XENV_DUT2], 1);
 		setenv("XDP_ENV_PEER2_IF", env->ifname[XENV_PEER2], 1);
 	}
+	parent = getpid();
 	child = fork();
 	if (child < 0) {
 		fprintf(stderr, "xdp_env: fork: %s\n", strerror(errno));
 	} else if (!child) {
+		/* Not an orphan using a pair that the next run removes */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(128 + SIGTERM);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "xdp_env: %s: %s\n", argv[optind],
 			strerror(errno));
 		_exit(127);
 	} else {
+		if (stop_sig)	/* came between fork() and the assignment */
+			kill(child, stop_sig);
 		while (waitpid(child, &st, 0) < 0 && errno == EINTR)
 			;
 		ret = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <linux/if_link.h>
 
 #include "json.h"
@@ -228,6 +229,16 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
 			      cfg->o.threaded_napi)) {
 		fprintf(stderr, "xdp_rxq_info: --size, --flows, --rate, --count, --mtu and --threaded apply to the own veth pair, not to -i\n");
+		return -EINVAL;
+	}
+	if (cfg->o.ifname && !if_nametoindex(cfg->o.ifname)) {
+		fprintf(stderr, "xdp_rxq_info: --interface: no interface '%s' in this network namespace\n",
+			cfg->o.ifname);
+		return -EINVAL;
+	}
+	if (cfg->o.redirect_to && !if_nametoindex(cfg->o.redirect_to)) {
+		fprintf(stderr, "xdp_rxq_info: --redirect-to: no interface '%s' in this network namespace\n",
+			cfg->o.redirect_to);
 		return -EINVAL;
 	}
 	if (cfg->o.redirect_to && !cfg->o.ifname) {

@@ -208,6 +208,17 @@ static void usage(FILE *f, const char *prog)
 		prog);
 }
 
+/* strtok_r() would skip the empty values of "64," and "64,,1500" */
+static bool list_has_empty(const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || (arg[0] != ',' && arg[n - 1] != ',' && !strstr(arg, ",,")))
+		return false;
+	fprintf(stderr, "xdp_sweep: %s: '%s' has an empty value\n", opt, arg);
+	return true;
+}
+
 /*
  * A comma-separated list of what one() takes (what, for the error); a value
  * given twice is refused: it would measure the same point twice
@@ -220,6 +231,8 @@ static int parse_list(const char *opt, const char *arg, struct list *l,
 
 	if (!dup)
 		return -ENOMEM;
+	if (list_has_empty(opt, arg))
+		goto bad;
 	l->n = 0;
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -337,6 +350,10 @@ static int parse_rxdrop(const char *arg, struct config *cfg)
 
 	if (!dup)
 		return -ENOMEM;
+	if (*arg && list_has_empty("--rxdrop", arg)) {
+		free(dup);
+		return -EINVAL;
+	}
 	cfg->nstk = 0;
 	for (tok = strtok_r(dup, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {

@@ -36,6 +36,8 @@ struct config {
 	const char *ifname;
 	bool dst_set;
 	bool json;
+	bool allow_concurrent;
+	struct cli_lock lock;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -78,6 +80,9 @@ static void usage(FILE *f, const char *prog)
 		"      --mtu=N         MTU of the private veth pair (default 1500, or\n"
 		"                      size - 14 if larger)\n"
 		"  -j, --json          print one JSON object at the end, nothing else\n"
+		"      --allow-concurrent  run beside another measuring run (by default\n"
+		"                      it waits for it: " CLI_LOCK_PATH "); the report\n"
+		"                      says so\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Output: frames sent (counted by the XDP program), the rate achieved, the\n"
@@ -87,7 +92,9 @@ static void usage(FILE *f, const char *prog)
 		"NAPI mode the receiver's softirq runs on the sending CPU, inside that\n"
 		"thread's time, so the CPU time per frame includes the receive side.\n"
 		"\n"
-		"Exit status: 0 on success, 1 when the run failed, 2 on a bad option.\n",
+		"Exit status: 0 on success, 1 when the run failed, 2 on a bad option,\n"
+		"128 + the signal when SIGINT or SIGTERM stopped it (what was sent is\n"
+		"reported, marked interrupted).\n",
 		prog, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE, TGEN_MAX_FLOWS);
 }
 
@@ -121,6 +128,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "mtu", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "allow-concurrent", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -205,6 +213,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 		case 'j':
 			cfg->json = true;
 			break;
+		case 'C':
+			cfg->allow_concurrent = true;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			exit(0);
@@ -219,6 +230,20 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 		fprintf(stderr, "xdp_trafficgen: --dst-mac: only with -i (the private pair has its own MACs)\n");
 		return -EINVAL;
 	}
+	if (cfg->ifname && !if_nametoindex(cfg->ifname)) {
+		fprintf(stderr, "xdp_trafficgen: --interface: no interface '%s' in this network namespace\n",
+			cfg->ifname);
+		return -EINVAL;
+	}
+	if (*mtu && cfg->ifname) {
+		fprintf(stderr, "xdp_trafficgen: --mtu: only for the private pair, not with -i\n");
+		return -EINVAL;
+	}
+	if (*mtu && cfg->o.pkt_size > *mtu + 14) {
+		fprintf(stderr, "xdp_trafficgen: --size %u does not fit --mtu %u (frames up to MTU + 14 = %u bytes)\n",
+			cfg->o.pkt_size, *mtu, *mtu + 14);
+		return -EINVAL;
+	}
 	if (!cfg->o.count && !cfg->o.duration_ns)
 		cfg->o.duration_ns = 10 * 1000000000ULL;
 	return 0;
@@ -226,8 +251,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 
 static void report(const struct config *cfg, const struct tgen_result *r,
 		   const char *note, double ghz, const char *ifname,
-		   const struct tgen_sink_counters *sc)
+		   const struct tgen_sink_counters *sc, const char *warn)
 {
+	const struct cli_lock *l = &cfg->lock;
 	double ns = r->sent ? (double)r->cpu_ns / r->sent : 0;
 	double secs = r->duration_ns / 1e9;
 	__u32 size = cfg->o.pkt_size;
@@ -239,12 +265,14 @@ static void report(const struct config *cfg, const struct tgen_result *r,
 		       "\"rate_asked_pps\":%llu,\"cpu\":%d,\"sent\":%llu,"
 		       "\"duration_s\":%.6f,\"pps\":%.1f,\"cpu_ns\":%llu,"
 		       "\"ns_per_frame\":%.3f,\"tsc_cycles_per_frame\":%.3f,"
-		       "\"tsc_ghz\":%.4f",
+		       "\"tsc_ghz\":%.4f,\"interrupted\":%s,\"run_lock\":\"%s\"",
 		       VERSION, ifname, sc ? "true" : "false", r->method,
 		       r->live_max_len, size, cfg->o.flows,
 		       (unsigned long long)cfg->o.rate_pps, cfg->o.cpu,
 		       (unsigned long long)r->sent, secs, r->pps,
-		       (unsigned long long)r->cpu_ns, ns, ns * ghz, ghz);
+		       (unsigned long long)r->cpu_ns, ns, ns * ghz, ghz,
+		       cli_stop ? "true" : "false", !l->concurrent ? "exclusive" :
+		       l->others_seen ? "concurrent-seen" : "concurrent-allowed");
 		if (sc)
 			printf(",\"sink\":{\"packets\":%llu,\"bytes\":%llu,"
 			       "\"other\":%llu,\"min_len\":%u,\"max_len\":%u}",
@@ -255,10 +283,13 @@ static void report(const struct config *cfg, const struct tgen_result *r,
 		printf("}\n");
 		return;
 	}
-	printf("xdp_trafficgen: %s out of %s, %u-byte frames, %u flow%s%s\n",
+	printf("xdp_trafficgen: %s out of %s, %u-byte frames, %u flow%s%s%s\n",
 	       r->method, ifname, size, cfg->o.flows,
 	       cfg->o.flows > 1 ? "s" : "",
-	       cfg->o.rate_pps ? ", paced" : "");
+	       cfg->o.rate_pps ? ", paced" : "",
+	       cli_stop ? " (interrupted)" : "");
+	if (warn)
+		printf("  WARNING       %s\n", warn);
 	if (note && *note)
 		printf("  note          %s\n", note);
 	printf("  sent          %llu frames in %.3f s: %.3f Mpps (%.0f pps)",
@@ -299,12 +330,14 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &cfg, &eo.mtu))
 		return 2;
-	cli_stop_on_signals();
-	cfg.o.stop = &cli_stop;
 	if (geteuid()) {
 		fprintf(stderr, "xdp_trafficgen: needs root (BPF, XDP, network namespaces)\n");
 		return 1;
 	}
+	cli_stop_on_signals();
+	cfg.o.stop = &cli_stop;
+	if (cli_lock_take(&cfg.lock, "xdp_trafficgen", cfg.allow_concurrent))
+		return cli_exit_status(1);
 	ghz = tsc_ghz_measure(100);
 
 	if (!cfg.ifname) {
@@ -343,12 +376,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdp_trafficgen: reading the sink failed\n");
 		goto out;
 	}
-	report(&cfg, &r, err, ghz, ifname, sink ? &sc : NULL);
+	report(&cfg, &r, err, ghz, ifname, sink ? &sc : NULL,
+	       cli_lock_warning(&cfg.lock));
 	ret = 0;
 out:
 	if (env)
 		xenv_enter(env, -1);
 	tgen_sink_detach(sink);
 	xenv_destroy(env);
-	return ret;
+	cli_lock_release(&cfg.lock);
+	return cli_exit_status(ret);
 }
