@@ -2,6 +2,7 @@
 #
 # make          build the AF_XDP core, its selftests and the samples into build/
 # make check    install what is missing, build, run the selftests (TAP)
+# make check-sanitize  the same with everything built with ASan+LSan+UBSan
 # make run      install what is missing, build, run the XDP cost sweep
 # make deps     install what is missing (apt) and the kselftest framework
 # make compare A=a.json B=b.json   A/B report of two sweep results
@@ -36,16 +37,23 @@ CC := gcc
 CFLAGS := -O2 -g -Wall -Wextra -Werror
 export CC
 
+# make check-sanitize builds into build/sanitize with these (SANITIZE=1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+ifneq ($(SANITIZE),)
+CFLAGS += $(SAN_FLAGS)
+endif
+
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
-.PHONY: all deps selftests-framework selftests samples tests check run bench-peers compare clean help \
+.PHONY: all deps selftests-framework selftests samples tests check check-sanitize run bench-peers compare clean help \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
 	exact-cost kernel-ab kernel-ab-test series-prove
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,24s/^# \{0,1\}//p' Makefile
+	@sed -n '3,25s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -71,7 +79,8 @@ selftests: $(XSK_OUT)/.built
 $(XSK_OUT)/.built: $(KSFT_STAMP) $(wildcard $(XSK_DIR)/*.[ch]) $(XSK_DIR)/Makefile
 	@rm -f $(XSK_DIR)/xsk_prog.skel.h
 	@mkdir -p $(XSK_OUT)
-	@$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
+	@$(if $(SANITIZE),CFLAGS="$(SAN_FLAGS)") \
+		$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
 	@touch $@
 
 # BPF programs of lib/ and samples/: NAME.bpf.c -> build/bpf/NAME.skel.h,
@@ -127,6 +136,17 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJS) $(BPF_SKELS) $(XSK
 
 check: deps all
 	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT) $(TESTS)
+
+# The same suite, everything built with ASan, LSan and UBSan (any finding
+# fails the program that hit it): Documentation/testing.rst
+SAN_BUILD := $(TOP)/build/sanitize
+check-sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SANITIZE=1 all
+	@BIN=$(SAN_BUILD)/bin \
+	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:verify_asan_link_order=0 \
+	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
+	 CFLAGS="$(SAN_FLAGS)" SANITIZED=1 scripts/run-selftests.sh $(XSK_DIR) $(SAN_BUILD)/selftests/xsk \
+		$(patsubst $(BUILD)/%,$(SAN_BUILD)/%,$(TESTS))
 
 # The main job: the default sweep (about 3 minutes here); table on stdout,
 # JSON and plot under results/, the JSON file's path as the last line

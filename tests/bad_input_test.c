@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Malformed input to every tool, from a table (tests/bad_input.table): each
+ * row an invocation, the exit status it must give and a fragment of the
+ * message it must print (stdout and stderr together).  Also, for every
+ * row: it ends within its time limit, and it leaves no network namespace
+ * behind (one whose owner, the PID in its name, is gone; other runs'
+ * namespaces may come and go meanwhile).  A few rows are valid inputs that must be taken (exit 0).
+ *
+ * The table's lines are "STATUS | FRAGMENT | COMMAND"; COMMAND is run by
+ * sh from the project's top directory, with $BIN the tools' directory (the
+ * BIN environment variable, or build/bin), stdin from /dev/null.  '#'
+ * starts a comment line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "run_cmd.h"
+
+#define TABLE		"tests/bad_input.table"
+#define ROW_TIMEOUT	60	/* seconds; the valid runs take a few */
+#define MAX_ROWS	512
+
+struct row {
+	int line;
+	int status;
+	char *fragment;
+	char *command;
+};
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+static int load(const char *path, struct row *rows, int *n)
+{
+	char buf[1024], *a, *b;
+	int line = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f) {
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	*n = 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		struct row *r = &rows[*n];
+		char *end;
+
+		line++;
+		a = trim(buf);
+		if (!*a || *a == '#')
+			continue;
+		b = strstr(a, " | ");
+		if (b)
+			*b = '\0';
+		r->status = strtol(a, &end, 10);
+		a = b ? b + 3 : NULL;
+		b = a ? strstr(a, " | ") : NULL;
+		if (!b || *end || *n == MAX_ROWS) {
+			ksft_print_msg("%s:%d: not STATUS | FRAGMENT | COMMAND%s\n",
+				       path, line, *n == MAX_ROWS ? " (too many rows)" : "");
+			fclose(f);
+			return -EINVAL;
+		}
+		*b = '\0';
+		r->line = line;
+		r->fragment = strdup(trim(a));
+		r->command = strdup(trim(b + 3));
+		if (!r->fragment || !r->command) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		(*n)++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The project's namespaces (xsk-PID-N-{d,p}) whose PID is gone, sorted */
+static void leftovers(char *buf, size_t len)
+{
+	if (run_cmd("for n in $(ip netns list 2>/dev/null | awk '$1 ~ /^xsk-/ { print $1 }'); do "
+		    "p=${n#xsk-}; [ -d /proc/${p%%-*} ] || echo $n; done | sort",
+		    buf, len) < 0)
+		snprintf(buf, len, "?");
+}
+
+int main(void)
+{
+	static struct row rows[MAX_ROWS];
+	static char out[65536], before[4096], after[4096];
+	char cmd[256];
+	int n, i, rc;
+
+	ksft_print_header();
+	if (geteuid()) {
+		ksft_set_plan(1);
+		ksft_test_result_skip("bad_input: needs root (the tools check options first, but some rows run)\n");
+		ksft_finished();
+	}
+	if (!getenv("BIN"))
+		setenv("BIN", "build/bin", 1);
+	if (load(TABLE, rows, &n))
+		ksft_exit_fail_msg("cannot read " TABLE "\n");
+	ksft_set_plan(n);
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		bool ok;
+
+		leftovers(before, sizeof(before));
+		/* in the environment: the command's own quotes stay as written */
+		setenv("ROW_COMMAND", r->command, 1);
+		snprintf(cmd, sizeof(cmd),
+			 "timeout -k 5 %d sh -c \"$ROW_COMMAND\" </dev/null 2>&1",
+			 ROW_TIMEOUT);
+		rc = run_cmd(cmd, out, sizeof(out));
+		leftovers(after, sizeof(after));
+		ok = rc == r->status && strstr(out, r->fragment) &&
+		     !strcmp(before, after);
+		if (!ok) {
+			ksft_print_msg("%s:%d: %s\n", TABLE, r->line, r->command);
+			ksft_print_msg("  exit %d (want %d)%s%s\n", rc, r->status,
+				       rc == 124 ? ": timed out" : "",
+				       strcmp(before, after) ?
+				       "; namespaces left behind" : "");
+			if (!strstr(out, r->fragment))
+				ksft_print_msg("  wanted '%s' in: %.300s\n",
+					       r->fragment, out);
+		}
+		ksft_test_result(ok, "%s:%d %s\n", TABLE, r->line, r->command);
+	}
+	ksft_finished();
+}
