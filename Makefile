@@ -107,8 +107,10 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
 LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(filter-out %.bpf.c,$(wildcard lib/*.c)))
 SAMPLE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib -I$(XSK_DIR) -I$(XSK_OUT) \
-		 -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null)
-SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread -lm
+		 -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null) \
+		 $(shell pkg-config --cflags jansson 2>/dev/null)
+SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread -lm \
+	       $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
 
 samples: $(addprefix $(BIN)/,$(SAMPLES))
 

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small JSON reader: parses a whole document (RFC 8259) into a tree.
+ * Reading JSON documents (RFC 8259): a thin layer over jansson that keeps
+ * our callers' NULL-tolerant accessors and error format.
  *
- * Values are objects, arrays, strings, numbers (as double), true, false
- * and null.  Strings are unescaped, \uXXXX included (surrogate pairs are
- * joined; the result is UTF-8 and NUL-terminated; a string holding \u0000
- * keeps its full length in len).  Numbers follow the JSON grammar strictly
- * and are converted with strtod(), which assumes the "C" locale.  Nesting
- * deeper than JR_MAX_DEPTH is refused.  Object keys keep their order;
- * with duplicate keys, jr_get() finds the first.
+ * Values are objects, arrays, strings, numbers (every number a double,
+ * whatever its length: JSON_DECODE_INT_AS_REAL), true, false and null; any
+ * value may be the document.  Refused with an error: malformed or truncated
+ * input, a number too large for a double, an object with a duplicate key,
+ * a string holding \u0000 (so that C string comparisons see every byte of
+ * it), nesting deeper than jansson's JSON_PARSER_MAX_DEPTH (2048).
  *
- * Errors (malformed or truncated input, I/O) are written to the caller's
- * buffer as "LINE:COLUMN: what" (1-based; the column counts bytes), and
- * jr_parse_file() prefixes them with the file's path ("PATH:LINE:COL:
- * what", or "PATH: strerror" when it cannot be read).  No global state.
+ * Errors are written to the caller's buffer as "LINE:COLUMN: what" (from
+ * jansson: 1-based, the column counts characters and points at the end of
+ * the offending token); jr_parse_file() prefixes them with the file's path
+ * ("PATH:LINE:COLUMN: what", or "PATH: strerror" when it cannot be read).
+ * No global state.
  */
 #ifndef JSON_READ_H
 #define JSON_READ_H
@@ -21,8 +22,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define JR_MAX_DEPTH	64
 #define JR_ERRLEN	256
+/* jr_parse_file()'s usual limit: a file larger than this is refused */
+#define JR_MAX_INPUT	(64UL << 20)
 
 enum jr_type {
 	JR_NULL,
@@ -33,15 +35,8 @@ enum jr_type {
 	JR_OBJECT,
 };
 
-struct jr_value {
-	enum jr_type type;
-	bool b;			/* JR_BOOL */
-	double num;		/* JR_NUMBER */
-	char *str;		/* JR_STRING */
-	size_t len;		/* JR_STRING: bytes; JR_ARRAY, JR_OBJECT: items */
-	struct jr_value *items;	/* JR_ARRAY, JR_OBJECT: len values */
-	char **keys;		/* JR_OBJECT: len keys, beside items */
-};
+/* A value of a parsed document; it lives as long as the document */
+struct jr_value;
 
 /*
  * Parse len bytes of text; on success *out is the root (free it with
@@ -51,20 +46,30 @@ struct jr_value {
 int jr_parse(const char *text, size_t len, struct jr_value **out, char *err,
 	     size_t errlen);
 
-/* The same for a whole file; -errno as well when it cannot be read */
-int jr_parse_file(const char *path, struct jr_value **out, char *err,
-		  size_t errlen);
+/*
+ * The same for a whole file of at most max bytes, checked while reading
+ * (a pipe or a device stops at the limit); -EFBIG beyond it, -errno when
+ * the file cannot be read
+ */
+int jr_parse_file(const char *path, size_t max, struct jr_value **out,
+		  char *err, size_t errlen);
 
 void jr_free(struct jr_value *v);
 
+/* The type of v; v must not be NULL */
+enum jr_type jr_type(const struct jr_value *v);
+const char *jr_type_name(enum jr_type t);
+
 /* Member key of an object; NULL when v is not an object or has no key */
 const struct jr_value *jr_get(const struct jr_value *v, const char *key);
+
+/* Items of an array (0 when v is not one), item i (NULL past the end) */
+size_t jr_len(const struct jr_value *v);
+const struct jr_value *jr_at(const struct jr_value *v, size_t i);
 
 /* The value when v is of that type, else NULL, NaN, or -1 */
 const char *jr_str(const struct jr_value *v);
 double jr_num(const struct jr_value *v);
 int jr_bool(const struct jr_value *v);
-
-const char *jr_type_name(enum jr_type t);
 
 #endif /* JSON_READ_H */

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "json.h"
 #include "json_read.h"
+#include "rxq_bench.h"
 #include "stats.h"
 
 #define TOOL		"xdp_compare"
@@ -28,6 +29,13 @@
 #define WIDTH		72	/* the text pastes into a mail reply */
 #define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */
 #define MAX_DIFFS	16
+
+/* A point or a stack's row, and what the two sides' are matched by */
+struct item {
+	const struct jr_value *v;
+	size_t index;		/* in points[] or stacks[] */
+	char key[80];		/* "p XDP_DROP native 64 1", "s af_xdp - 64" */
+};
 
 struct side {
 	const char *path;
@@ -38,10 +46,10 @@ struct side {
 	const char *driver;	/* of a NIC pair (options.devs); else NULL */
 	double ghz;
 	const struct jr_value *opts;
-	const struct jr_value *points;
 	/* what is compared: the points, then the stacks' rows */
-	const struct jr_value **items;
+	struct item *items;
 	size_t nitems;
+	struct item **sorted;	/* items by key */
 };
 
 struct diff {
@@ -66,16 +74,50 @@ struct row {
 	struct stats_welch w;
 };
 
+/*
+ * What a number must be: in min..max, above 0 if positive, whole.  A run's
+ * cost and rate are positive and within what a measurement gives, which
+ * also keeps every difference, ratio and CI of them finite.
+ */
+struct range {
+	double min, max;
+	bool positive, whole;
+};
+
+static const struct range figure = { 1e-3, 1e12, true, false };
+static const struct range positive = { 0, 1e12, true, false };
+static const struct range non_negative = { 0, 1e12, false, false };
+static const struct range count = { 0, 1e12, false, true };
+static const struct range positive_count = { 1, 1e12, true, true };
+static const struct range ghz = { 0, 1000, true, false };
+
 /* Measurement options that must match: numbers in "options" */
-static const char *const num_opts[] = { "repeat", "duration_s", "warmup_s",
-					"loop_k", "spin_n" };
+static const struct {
+	const char *key;
+	const struct range *r;
+} num_opts[] = {
+	{ "repeat", &positive_count }, { "duration_s", &positive },
+	{ "warmup_s", &non_negative }, { "loop_k", &count },
+	{ "spin_n", &count },
+};
 /* ... and those that only newer results have */
 static const char *const opt_opts[] = { "count", "rate_pps" };
+
+/* The names xdp_sweep writes */
+static const char *const units[] = { "ns", "insns", NULL };
+static const char *const napis[] = { "default", "threaded", NULL };
+static const char *const modes[] = { "native", "generic", NULL };
+static const char *const stacks[] = { "af_xdp", "tpacket_v3", "tpacket_v2",
+				      "recvmmsg", NULL };
+static const char *const stack_modes[] = { "native", "generic",
+					   "native-with-zerocopy", NULL };
 
 /* Confidence level of the CI and of "significant", in % */
 static double ci_level = 95;
 /* --tolerance: a change within this many % of A is "no change" (< 0: off) */
 static double tolerance = -1;
+/* --max-input: a larger file is refused */
+static __u64 max_input = JR_MAX_INPUT;
 
 /* "ns" or "insns" (A's options.cost_unit) */
 static bool insns;
@@ -93,10 +135,11 @@ static void usage(FILE *f)
 		"  -l, --level=P confidence level of the CI in %%, 50..99.999 (default 95)\n"
 		"  -t, --tolerance=PCT  a change within PCT%% of A is \"no change\" (the\n"
 		"                measured spread, for exact icount results)\n"
+		"  -m, --max-input=BYTES  refuse a larger file (default %lu, 64 MiB)\n"
 		"  -h, --help    this text\n"
 		"\n"
 		"Exit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n",
-		TOOL);
+		TOOL, JR_MAX_INPUT);
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -104,7 +147,7 @@ static int bad(const struct side *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: ", TOOL, s->path);
+	fprintf(stderr, "%s: %s: not a valid sweep result: ", TOOL, s->path);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -112,31 +155,101 @@ static int bad(const struct side *s, const char *fmt, ...)
 	return -EINVAL;
 }
 
+static int nomem(const struct side *s)
+{
+	fprintf(stderr, "%s: %s: out of memory\n", TOOL, s->path);
+	return -ENOMEM;
+}
+
+/* "WHEREKEY is missing", or "... is an array, not a number" */
+static int wrong_type(const struct side *s, const struct jr_value *v,
+		      const char *where, const char *key, const char *want)
+{
+	enum jr_type t;
+
+	if (!v)
+		return bad(s, "%s%s is missing", where, key);
+	t = jr_type(v);
+	return bad(s, "%s%s is %s%s, not %s", where, key,
+		   t == JR_NULL ? "" : t == JR_ARRAY || t == JR_OBJECT ? "an " : "a ",
+		   jr_type_name(t), want);
+}
+
+/* Member key of o of type t; NULL (and *err set) when not */
+static const struct jr_value *need(const struct side *s,
+				   const struct jr_value *o, const char *where,
+				   const char *key, enum jr_type t, int *err)
+{
+	static const char *const want[] = {
+		[JR_BOOL] = "a boolean", [JR_NUMBER] = "a number",
+		[JR_STRING] = "a string", [JR_ARRAY] = "an array",
+		[JR_OBJECT] = "an object",
+	};
+	const struct jr_value *v = jr_get(o, key);
+
+	if (*err)
+		return NULL;
+	if (v && jr_type(v) == t)
+		return v;
+	*err = wrong_type(s, v, where, key, want[t]);
+	return NULL;
+}
+
 static const char *need_str(const struct side *s, const struct jr_value *o,
 			    const char *where, const char *key, int *err)
 {
-	const char *v = jr_str(jr_get(o, key));
-
-	if (!v && !*err)
-		*err = bad(s, "not a valid sweep result: %s%s is missing or not a string",
-			   where, key);
-	return v;
+	return jr_str(need(s, o, where, key, JR_STRING, err));
 }
 
-static double need_num(const struct side *s, const struct jr_value *o,
-		       const char *where, const char *key, int *err)
+/* A string that is one of names */
+static const char *need_name(const struct side *s, const struct jr_value *o,
+			     const char *where, const char *key,
+			     const char *const *names, int *err)
 {
-	double v = jr_num(jr_get(o, key));
+	const char *v = need_str(s, o, where, key, err);
+	char list[128] = "";
+	size_t i, n = 0;
 
-	if (isnan(v) && !*err)
-		*err = bad(s, "not a valid sweep result: %s%s is missing or not a number",
-			   where, key);
-	return v;
+	if (!v)
+		return NULL;
+	for (i = 0; names[i]; i++) {
+		if (!strcmp(v, names[i]))
+			return v;
+		n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+			      names[i]);
+	}
+	*err = bad(s, "%s%s is \"%.64s\", not one of %s", where, key, v, list);
+	return NULL;
 }
+
+/* A number in range r */
+static double need_num(const struct side *s, const struct jr_value *o,
+		       const char *where, const char *key,
+		       const struct range *r, int *err)
+{
+	double v = jr_num(need(s, o, where, key, JR_NUMBER, err));
+
+	if (isnan(v))
+		return v;
+	if (r->positive && v <= 0)
+		*err = bad(s, "%s%s: %g is not a positive number", where, key, v);
+	else if (v < 0)
+		*err = bad(s, "%s%s: %g is negative", where, key, v);
+	else if (r->whole && v != floor(v))
+		*err = bad(s, "%s%s: %g is not a whole number", where, key, v);
+	else if (v < r->min || v > r->max)
+		*err = bad(s, "%s%s: %g is out of range (%g..%g)", where, key,
+			   v, r->min, r->max);
+	return *err ? NAN : v;
+}
+
+static void label(char *buf, size_t len, const struct jr_value *p,
+		  const char *field);
 
 /*
- * A row's runs (row names it, "points[3]."): an array, each run with ok,
- * an ok run with its figures (app: the application's too)
+ * A row's runs (row names it, "points[3] (XDP_DROP native 64B 1 flow): "):
+ * an array of objects, each with ok, an ok run with its figures (app: the
+ * application's too)
  */
 static int check_runs(const struct side *s, const struct jr_value *p,
 		      const char *row, bool app)
@@ -145,132 +258,188 @@ static int check_runs(const struct side *s, const struct jr_value *p,
 	int err = 0;
 	size_t k;
 
-	if (!runs || runs->type != JR_ARRAY)
-		return bad(s, "not a valid sweep result: %sruns is missing or not an array",
-			   row);
-	for (k = 0; k < runs->len && !err; k++) {
-		const struct jr_value *r = &runs->items[k];
-		char where[96];
+	if (!runs || jr_type(runs) != JR_ARRAY)
+		return wrong_type(s, jr_get(p, "runs"), row, "runs", "an array");
+	for (k = 0; k < jr_len(runs) && !err; k++) {
+		const struct jr_value *r = jr_at(runs, k);
+		const struct jr_value *ok;
+		char run[32], where[192];
 
-		snprintf(where, sizeof(where), "%sruns[%zu].", row, k);
-		if (jr_bool(jr_get(r, "ok")) < 0)
-			return bad(s, "not a valid sweep result: %sok is missing or not a boolean",
-				   where);
-		if (jr_bool(jr_get(r, "ok")) == 1) {
-			need_num(s, r, where, "ns_per_pkt", &err);
-			if (app)
-				need_num(s, r, where, "app_ns_per_pkt", &err);
-			need_num(s, r, where, "pps", &err);
-		}
+		snprintf(run, sizeof(run), "runs[%zu]", k);
+		if (jr_type(r) != JR_OBJECT)
+			return wrong_type(s, r, row, run, "an object");
+		snprintf(where, sizeof(where), "%s%s.", row, run);
+		ok = need(s, r, where, "ok", JR_BOOL, &err);
+		if (!ok || !jr_bool(ok))
+			continue;
+		need_num(s, r, where, "ns_per_pkt", &figure, &err);
+		if (app)
+			need_num(s, r, where, "app_ns_per_pkt", &figure, &err);
+		need_num(s, r, where, "pps", &figure, &err);
 	}
 	return err;
 }
 
-static int check_points(const struct side *s)
+/*
+ * points[i] (stack: stacks[i]) as item it: what names it (action or stack,
+ * mode, size, flows), its key, its runs
+ */
+static int check_item(const struct side *s, struct item *it, bool stack)
 {
-	size_t i;
+	const char *what = stack ? "stacks" : "points";
+	const struct jr_value *p = it->v, *mode = NULL;
+	char where[160], lbl[128];
 	int err = 0;
 
-	for (i = 0; i < s->points->len && !err; i++) {
-		const struct jr_value *p = &s->points->items[i];
-		char where[64];
+	snprintf(where, sizeof(where), "%s[%zu]", what, it->index);
+	if (jr_type(p) != JR_OBJECT)
+		return wrong_type(s, p, "", where, "an object");
+	snprintf(where, sizeof(where), "%s[%zu].", what, it->index);
+	if (stack) {
+		need_name(s, p, where, "stack", stacks, &err);
+		/* AF_PACKET's rows have none */
+		mode = jr_get(p, "mode");
+		if (!mode || jr_type(mode) != JR_NULL)
+			need_name(s, p, where, "mode", stack_modes, &err);
+		need_num(s, p, where, "size", &positive_count, &err);
+	} else {
+		const char *action = need_str(s, p, where, "action", &err);
+		__u32 a;
 
-		snprintf(where, sizeof(where), "points[%zu].", i);
-		need_str(s, p, where, "action", &err);
-		need_str(s, p, where, "mode", &err);
-		need_num(s, p, where, "size", &err);
-		need_num(s, p, where, "flows", &err);
-		if (!err)
-			err = check_runs(s, p, where, false);
+		for (a = 0; action && a <= XDP_REDIRECT; a++)
+			if (!strcmp(action, rxq_action_name(a)))
+				break;
+		if (action && a > XDP_REDIRECT)
+			err = bad(s, "%saction is \"%.64s\", not an XDP action (XDP_DROP, ...)",
+				  where, action);
+		need_name(s, p, where, "mode", modes, &err);
+		need_num(s, p, where, "size", &positive_count, &err);
+		need_num(s, p, where, "flows", &positive_count, &err);
 	}
-	return err;
+	if (err)
+		return err;
+	if (stack)
+		snprintf(it->key, sizeof(it->key), "s %s %s %.0f",
+			 jr_str(jr_get(p, "stack")), jr_str(mode) ?: "-",
+			 jr_num(jr_get(p, "size")));
+	else
+		snprintf(it->key, sizeof(it->key), "p %s %s %.0f %.0f",
+			 jr_str(jr_get(p, "action")), jr_str(jr_get(p, "mode")),
+			 jr_num(jr_get(p, "size")), jr_num(jr_get(p, "flows")));
+	label(lbl, sizeof(lbl), p, NULL);
+	snprintf(where, sizeof(where), "%s[%zu] (%s): ", what, it->index, lbl);
+	return check_runs(s, p, where, stack);
 }
 
-/* The receive stacks' rows (optional): stack, mode (or null), size, runs */
-static int check_stacks(const struct side *s, const struct jr_value *st)
+static int by_key(const void *x, const void *y)
+{
+	const struct item *a = *(const struct item *const *)x;
+	const struct item *b = *(const struct item *const *)y;
+
+	return strcmp(a->key, b->key) ?: (a < b ? -1 : a > b);
+}
+
+/* The items sorted by key; two with one key are refused */
+static int sort_items(struct side *s)
 {
 	size_t i;
-	int err = 0;
 
-	if (st->type != JR_ARRAY)
-		return bad(s, "not a valid sweep result: stacks is not an array");
-	for (i = 0; i < st->len && !err; i++) {
-		const struct jr_value *p = &st->items[i];
-		char where[64];
+	s->sorted = calloc(s->nitems, sizeof(*s->sorted));
+	if (!s->sorted)
+		return nomem(s);
+	for (i = 0; i < s->nitems; i++)
+		s->sorted[i] = &s->items[i];
+	qsort(s->sorted, s->nitems, sizeof(*s->sorted), by_key);
+	for (i = 0; i + 1 < s->nitems; i++) {
+		const struct item *p = s->sorted[i], *q = s->sorted[i + 1];
+		const char *what = p->key[0] == 's' ? "stacks" : "points";
+		char lbl[128];
 
-		snprintf(where, sizeof(where), "stacks[%zu].", i);
-		need_str(s, p, where, "stack", &err);
-		need_num(s, p, where, "size", &err);
-		if (!err)
-			err = check_runs(s, p, where, true);
+		if (strcmp(p->key, q->key))
+			continue;
+		label(lbl, sizeof(lbl), q->v, NULL);
+		return bad(s, "%s[%zu] (%s): the same %s as %s[%zu]", what,
+			   q->index, lbl, p->key[0] == 's' ? "row" : "point",
+			   what, p->index);
 	}
-	return err;
+	return 0;
 }
 
 static int load(struct side *s, const char *path)
 {
-	const struct jr_value *st;
+	const struct jr_value *env, *points, *st, *devs, *unit;
 	char msg[JR_ERRLEN + 512];
-	const struct jr_value *env;
 	const char *schema;
-	size_t i;
+	size_t i, npoints;
 	int err = 0;
 
 	s->path = path;
-	if (jr_parse_file(path, &s->root, msg, sizeof(msg))) {
-		fprintf(stderr, "%s: %s\n", TOOL, msg);
+	err = jr_parse_file(path, max_input, &s->root, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "%s: %s%s\n", TOOL, msg,
+			err == -EFBIG ? " (--max-input)" : "");
+		return err;
+	}
+	if (jr_type(s->root) != JR_OBJECT) {
+		fprintf(stderr, "%s: %s: not an xdp_sweep result: the document is %s, not an object\n",
+			TOOL, path, jr_type_name(jr_type(s->root)));
 		return -EINVAL;
 	}
-	if (s->root->type != JR_OBJECT)
-		return bad(s, "not an xdp_sweep result: the document is a%s %s, not an object",
-			   s->root->type == JR_ARRAY ? "n" : "",
-			   jr_type_name(s->root->type));
 	schema = jr_str(jr_get(s->root, "schema"));
-	if (!schema)
-		return bad(s, "not an xdp_sweep result: no \"schema\" string (expected \"%s\")",
-			   SCHEMA);
-	if (strcmp(schema, SCHEMA))
-		return bad(s, "not an xdp_sweep result: schema is \"%s\", expected \"%s\"",
-			   schema, SCHEMA);
+	if (!schema || strcmp(schema, SCHEMA)) {
+		fprintf(stderr, "%s: %s: not an xdp_sweep result: schema is %s%.64s%s, expected \"%s\"\n",
+			TOOL, path, schema ? "\"" : "", schema ?: "not a string",
+			schema ? "\"" : "", SCHEMA);
+		return -EINVAL;
+	}
 	s->version = need_str(s, s->root, "", "version", &err);
 	s->started = need_str(s, s->root, "", "started", &err);
-	env = jr_get(s->root, "env");
+	env = need(s, s->root, "", "env", JR_OBJECT, &err);
 	s->release = need_str(s, env, "env.", "kernel_release", &err);
 	s->config = need_str(s, env, "env.", "kernel_config_sha256", &err);
 	s->cpu = need_str(s, env, "env.", "cpu_model", &err);
-	s->napi = need_str(s, env, "env.", "napi", &err);
-	s->ghz = need_num(s, env, "env.", "tsc_ghz", &err);
-	s->opts = jr_get(s->root, "options");
-	s->unit = jr_str(jr_get(s->opts, "cost_unit")) ?: "ns";
-	if (jr_get(s->opts, "devs") && jr_get(s->opts, "devs")->type == JR_ARRAY)
-		s->driver = jr_str(jr_get(s->opts, "driver"));
-	if (strcmp(s->unit, "ns") && strcmp(s->unit, "insns"))
-		return bad(s, "not a valid sweep result: options.cost_unit is \"%s\", not \"ns\" or \"insns\"",
-			   s->unit);
+	s->napi = need_name(s, env, "env.", "napi", napis, &err);
+	s->ghz = need_num(s, env, "env.", "tsc_ghz", &ghz, &err);
+	s->opts = need(s, s->root, "", "options", JR_OBJECT, &err);
 	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
-		need_num(s, s->opts, "options.", num_opts[i], &err);
-	if (err)
-		return err;
-	if (!(s->ghz > 0))
-		return bad(s, "not a valid sweep result: env.tsc_ghz is %g", s->ghz);
-	s->points = jr_get(s->root, "points");
-	if (!s->points || s->points->type != JR_ARRAY)
-		return bad(s, "not a valid sweep result: points is missing or not an array");
-	err = check_points(s);
+		need_num(s, s->opts, "options.", num_opts[i].key, num_opts[i].r,
+			 &err);
+	for (i = 0; i < sizeof(opt_opts) / sizeof(opt_opts[0]); i++)
+		if (jr_get(s->opts, opt_opts[i]))
+			need_num(s, s->opts, "options.", opt_opts[i], &count,
+				 &err);
+	/* older results have no cost_unit: ns */
+	unit = jr_get(s->opts, "cost_unit");
+	s->unit = unit ? need_name(s, s->opts, "options.", "cost_unit", units,
+				   &err) : "ns";
+	/* a NIC pair, or null: veth */
+	devs = jr_get(s->opts, "devs");
+	if (devs && jr_type(devs) == JR_ARRAY)
+		s->driver = need_str(s, s->opts, "options.", "driver", &err);
+	else if (devs && jr_type(devs) != JR_NULL && !err)
+		err = wrong_type(s, devs, "options.", "devs", "an array or null");
+	points = need(s, s->root, "", "points", JR_ARRAY, &err);
 	st = jr_get(s->root, "stacks");
-	if (!err && st)
-		err = check_stacks(s, st);
+	if (st)
+		need(s, s->root, "", "stacks", JR_ARRAY, &err);
 	if (err)
 		return err;
-	s->items = calloc(s->points->len + (st ? st->len : 0) + 1,
-			  sizeof(*s->items));
+	npoints = jr_len(points);
+	s->nitems = npoints + jr_len(st);
+	if (!s->nitems)
+		return bad(s, "no points (points is empty%s): nothing to compare",
+			   st ? ", so is stacks" : "");
+	s->items = calloc(s->nitems, sizeof(*s->items));
 	if (!s->items)
-		return -ENOMEM;
-	for (i = 0; i < s->points->len; i++)
-		s->items[s->nitems++] = &s->points->items[i];
-	for (i = 0; st && i < st->len; i++)
-		s->items[s->nitems++] = &st->items[i];
-	return 0;
+		return nomem(s);
+	for (i = 0; i < s->nitems && !err; i++) {
+		struct item *it = &s->items[i];
+
+		it->index = i < npoints ? i : i - npoints;
+		it->v = i < npoints ? jr_at(points, i) : jr_at(st, it->index);
+		err = check_item(s, it, i >= npoints);
+	}
+	return err ?: sort_items(s);
 }
 
 /* A receive stack's row, not an XDP action's */
@@ -340,7 +509,7 @@ static unsigned int guard(const struct side *a, const struct side *b,
 	if (strcmp(a->version, b->version))
 		add_diff_str(d, &n, "version", a->version, b->version);
 	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
-		diff_num(a, b, num_opts[i], d, &n);
+		diff_num(a, b, num_opts[i].key, d, &n);
 	if (strcmp(a->napi, b->napi))
 		add_diff_str(d, &n, "napi", a->napi, b->napi);
 	/* counted runs and pacing, in results that have them (0: none) */
@@ -354,29 +523,19 @@ static unsigned int guard(const struct side *a, const struct side *b,
 	return n;
 }
 
-static bool same_point(const struct jr_value *p, const struct jr_value *q)
+static int key_of(const void *key, const void *x)
 {
-	if (is_stack(p) || is_stack(q))
-		return is_stack(p) && is_stack(q) &&
-		       !strcmp(jr_str(jr_get(p, "stack")),
-			       jr_str(jr_get(q, "stack"))) &&
-		       !strcmp(mode_of(p), mode_of(q)) &&
-		       jr_num(jr_get(p, "size")) == jr_num(jr_get(q, "size"));
-	return !strcmp(jr_str(jr_get(p, "action")), jr_str(jr_get(q, "action"))) &&
-	       !strcmp(jr_str(jr_get(p, "mode")), jr_str(jr_get(q, "mode"))) &&
-	       jr_num(jr_get(p, "size")) == jr_num(jr_get(q, "size")) &&
-	       jr_num(jr_get(p, "flows")) == jr_num(jr_get(q, "flows"));
+	return strcmp(key, (*(const struct item *const *)x)->key);
 }
 
-static const struct jr_value *find_point(const struct side *s,
-					 const struct jr_value *p)
+/* s's item of it's key, or NULL */
+static const struct item *find_item(const struct side *s,
+				    const struct item *it)
 {
-	size_t i;
+	struct item **q = bsearch(it->key, s->sorted, s->nitems,
+				  sizeof(*s->sorted), key_of);
 
-	for (i = 0; i < s->nitems; i++)
-		if (same_point(s->items[i], p))
-			return s->items[i];
-	return NULL;
+	return q ? *q : NULL;
 }
 
 /* "XDP_TX native 64B 1 flow"; on a NIC pair "XDP_TX igb native 64B 1 flow" */
@@ -425,12 +584,12 @@ static int sample_of(const struct jr_value *p, const char *field,
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	s->ns = calloc(runs->len + 1, sizeof(*s->ns));
-	s->mpps = calloc(runs->len + 1, sizeof(*s->mpps));
+	s->ns = calloc(jr_len(runs) + 1, sizeof(*s->ns));
+	s->mpps = calloc(jr_len(runs) + 1, sizeof(*s->mpps));
 	if (!s->ns || !s->mpps)
 		return -ENOMEM;
-	for (i = 0; i < runs->len; i++) {
-		const struct jr_value *r = &runs->items[i];
+	for (i = 0; i < jr_len(runs); i++) {
+		const struct jr_value *r = jr_at(runs, i);
 
 		if (jr_bool(jr_get(r, "ok")) != 1)
 			continue;
@@ -750,8 +909,8 @@ static int json_report(const struct side *a, const struct side *b,
 	json_key(&j, "options");
 	json_begin_object(&j);
 	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
-		json_kv_double(&j, num_opts[i],
-			       jr_num(jr_get(a->opts, num_opts[i])));
+		json_kv_double(&j, num_opts[i].key,
+			       jr_num(jr_get(a->opts, num_opts[i].key)));
 	json_end_object(&j);
 	json_kv_string(&j, "cost_unit", a->unit);
 	json_kv_double(&j, "tolerance_pct", tolerance >= 0 ? tolerance : NAN);
@@ -813,16 +972,22 @@ static int parse_args(int argc, char **argv, bool *as_json, bool *force)
 		{ "force", no_argument, NULL, 'f' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "tolerance", required_argument, NULL, 't' },
+		{ "max-input", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jfl:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jfl:t:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (cli_double(TOOL, "--tolerance", optarg, 0, 100,
 				       &tolerance))
+				return -EINVAL;
+			break;
+		case 'm':
+			if (cli_u64(TOOL, "--max-input", optarg, 1, 1ULL << 40,
+				    &max_input))
 				return -EINVAL;
 			break;
 		case 'l':
@@ -888,25 +1053,25 @@ int main(int argc, char **argv)
 	if (!rows || !only_a || !only_b)
 		goto nomem;
 	for (i = 0; i < a.nitems; i++) {
-		const struct jr_value *pa = a.items[i];
-		const struct jr_value *pb = find_point(&b, pa);
+		const struct item *ib = find_item(&b, &a.items[i]);
+		const struct jr_value *pa = a.items[i].v;
 		unsigned int f;
 
-		if (!pb) {
+		if (!ib) {
 			only_a[na++] = pa;
 			continue;
 		}
 		for (f = 0; f < (is_stack(pa) ? 2 : 1); f++) {
 			rows[nrows].pa = pa;
-			rows[nrows].pb = pb;
+			rows[nrows].pb = ib->v;
 			rows[nrows].field = f ? "app_ns_per_pkt" : "ns_per_pkt";
 			if (compute(&rows[nrows++], a.ghz))
 				goto nomem;
 		}
 	}
 	for (i = 0; i < b.nitems; i++)
-		if (!find_point(&a, b.items[i]))
-			only_b[nb++] = b.items[i];
+		if (!find_item(&a, &b.items[i]))
+			only_b[nb++] = b.items[i].v;
 	if (as_json) {
 		if (json_report(&a, &b, d, nd, rows, nrows, only_a, na, only_b,
 				nb)) {
@@ -932,6 +1097,8 @@ out:
 	free(only_b);
 	free(a.items);
 	free(b.items);
+	free(a.sorted);
+	free(b.sorted);
 	jr_free(a.root);
 	jr_free(b.root);
 	return ret;

@@ -6,6 +6,7 @@
 set -euo pipefail
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
+      libjansson-dev
       bpftool iproute2 ethtool xz-utils ca-certificates gnuplot-nox
       python3 python3-jsonschema)
 

@@ -2,7 +2,8 @@
 /*
  * xdp_compare on hand-made sweep results (5 runs per point, chosen values):
  * the delta arithmetic, noise and significance, rows on one side only, the
- * environment guard, malformed and truncated input, and --json.
+ * environment guard, malformed and truncated input, --json, and values no
+ * measurement gives, refused with the field that holds them.
  *
  * A and B, ns/pkt of the runs (pps = 1e9 / ns, so Mpps = 1000 / ns):
  *
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -280,14 +282,14 @@ TEST_F(cmp, malformed_json)
 	FILE *f = fopen(self->c, "w");
 
 	ASSERT_NE(NULL, f);
-	/* line 3, column 13: the second string where ':' belongs */
+	/* line 3, column 17: the second string, where ':' belongs, ends */
 	fprintf(f, "{\n  \"schema\": \"xdp-sweep/1\",\n  \"version\" \"0.1\"\n}\n");
 	fclose(f);
 	snprintf(args, sizeof(args), "%s %s", self->a, self->c);
 	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
-	snprintf(want, sizeof(want), "%s:3:13: ", self->c);
+	snprintf(want, sizeof(want), "%s:3:17: ", self->c);
 	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "expected ':'")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "':' expected near '\"0.1\"'")) TH_LOG("%s", self->out);
 }
 
 TEST_F(cmp, truncated_json)
@@ -305,7 +307,7 @@ TEST_F(cmp, truncated_json)
 	EXPECT_EQ(2, sscanf(p + strlen(self->a), ":%u:%u:", &line, &col))
 		TH_LOG("%s", self->out);
 	EXPECT_LT(1U, line);
-	EXPECT_NE(NULL, strstr(self->out, "unexpected end of input")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "expected near end of file")) TH_LOG("%s", self->out);
 }
 
 TEST_F(cmp, not_a_sweep_missing_file_bad_option)
@@ -475,6 +477,226 @@ TEST_F(cmp, stack_rows)
 	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "Only in B (not compared):\n  AF_XDP rxdrop igb native-with-zerocopy 64B\n"))
 		TH_LOG("%s", self->out);
+}
+
+/* Replace the first from in path by to: edits that write_sweep cannot make */
+static int replace_in(const char *path, const char *from, const char *to)
+{
+	static char text[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+	char *p;
+
+	if (!f)
+		return -errno;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	p = strstr(text, from);
+	if (!p)
+		return -ENOENT;
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	return fclose(f) ? -errno : 0;
+}
+
+/* B with from replaced by to: refused (1), "B: what" said */
+static void refused(FIXTURE_DATA(cmp) *self,
+		    struct __test_metadata *_metadata, const char *from,
+		    const char *to, const char *what)
+{
+	char args[512], want[512];
+
+	ASSERT_EQ(0, replace_in(self->b, from, to));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), "%s%s", self->b, what);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+}
+
+/* 1e999 is no double: refused where it is read, with its place */
+TEST_F(cmp, tsc_ghz_overflow)
+{
+	refused(self, _metadata, "\"tsc_ghz\": 2.51", "\"tsc_ghz\": 1e999",
+		":8:");
+	EXPECT_NE(NULL, strstr(self->out, "real number overflow near '1e999'"))
+		TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, tsc_ghz_zero_and_huge)
+{
+	refused(self, _metadata, "\"tsc_ghz\": 2.51", "\"tsc_ghz\": 0",
+		": not a valid sweep result: env.tsc_ghz: 0 is not a positive number");
+	refused(self, _metadata, "\"tsc_ghz\": 0", "\"tsc_ghz\": 1e300",
+		": not a valid sweep result: env.tsc_ghz: 1e+300 is out of range (0..1000)");
+}
+
+TEST_F(cmp, ns_per_pkt_zero)
+{
+	refused(self, _metadata, "\"ns_per_pkt\": 402,", "\"ns_per_pkt\": 0,",
+		": not a valid sweep result: points[3] (XDP_REDIRECT native 1500B 100 flows): runs[2].ns_per_pkt: 0 is not a positive number");
+}
+
+TEST_F(cmp, ns_per_pkt_negative)
+{
+	refused(self, _metadata, "\"ns_per_pkt\": 110,", "\"ns_per_pkt\": -110,",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[0].ns_per_pkt: -110 is not a positive number");
+}
+
+TEST_F(cmp, pps_zero)
+{
+	char from[64];
+
+	snprintf(from, sizeof(from), "\"pps\": %.17g}", 1e9 / 111);
+	refused(self, _metadata, from, "\"pps\": 0}",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].pps: 0 is not a positive number");
+}
+
+/* Finite, but its square is not: the CI would be NaN */
+TEST_F(cmp, run_at_1e308)
+{
+	refused(self, _metadata, "\"ns_per_pkt\": 111,", "\"ns_per_pkt\": 1e308,",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].ns_per_pkt: 1e+308 is out of range (0.001..1e+12)");
+}
+
+TEST_F(cmp, empty_points)
+{
+	static const struct pt none[] = { {} };
+
+	ASSERT_EQ(0, write_sweep(self->b, &env_b, none));
+	refused(self, _metadata, "\"points\": [", "\"points\": [",
+		": not a valid sweep result: no points (points is empty): nothing to compare");
+}
+
+TEST_F(cmp, unknown_cost_unit)
+{
+	struct env e = env_b;
+
+	e.unit = "cycles";
+	ASSERT_EQ(0, write_sweep(self->b, &e, pts_b));
+	refused(self, _metadata, "\"cycles\"", "\"cycles\"",
+		": not a valid sweep result: options.cost_unit is \"cycles\", not one of ns, insns");
+	/* not a string: not taken for "ns" either */
+	refused(self, _metadata, "\"cycles\"", "5",
+		": not a valid sweep result: options.cost_unit is a number, not a string");
+}
+
+TEST_F(cmp, duplicate_point)
+{
+	static const struct pt dup[] = {
+		{ "XDP_DROP", "native", 64, 1, { 110, 111, 112, 113, 114 }, false },
+		{ "XDP_TX", "native", 64, 1, { 180, 181, 182, 183, 184 }, false },
+		{ "XDP_DROP", "native", 64, 1, { 210, 211, 212, 213, 214 }, false },
+		{}
+	};
+
+	ASSERT_EQ(0, write_sweep(self->b, &env_b, dup));
+	refused(self, _metadata, "\"points\": [", "\"points\": [",
+		": not a valid sweep result: points[2] (XDP_DROP native 64B 1 flow): the same point as points[0]");
+}
+
+/* A legal number of any length is a double */
+TEST_F(cmp, long_number_accepted)
+{
+	static const char digits[] =
+		"1234567890123456789012345678901234567890123456789012345678901234567890";
+	char args[512], to[128];
+
+	ASSERT_EQ(70UL, strlen(digits));
+	snprintf(to, sizeof(to), "\"ncpus\": %s", digits);
+	ASSERT_EQ(0, replace_in(self->b, "\"ncpus\": 2", to));
+	/* 1.000...0 is A's 1 */
+	snprintf(to, sizeof(to), "\"duration_s\": 1.%069d,", 0);
+	ASSERT_EQ(0, replace_in(self->b, "\"duration_s\": 1,", to));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "3 points compared")) TH_LOG("%s", self->out);
+}
+
+/* "AMD EPYC\u0000other" is not "AMD EPYC" to the guard: refused */
+TEST_F(cmp, nul_in_string_refused)
+{
+	refused(self, _metadata, "Test CPU @ 2.5GHz", "Test CPU @ 2.5GHz\\u0000other",
+		":8:");
+	EXPECT_NE(NULL, strstr(self->out, "\\u0000 is not allowed")) TH_LOG("%s", self->out);
+}
+
+TEST_F(cmp, directory_input)
+{
+	char args[512], want[128];
+
+	snprintf(args, sizeof(args), "%s %s", self->a, self->dir);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), "%s: Is a directory", self->dir);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+}
+
+/*
+ * --max-input: a file of the limit is read, one byte more is refused; by
+ * default 64 MiB, counted while reading (a pipe of 70 MB of blanks)
+ */
+TEST_F(cmp, input_over_limit)
+{
+	char args[768], want[256];
+	struct stat sa, sb;
+	off_t max;
+
+	ASSERT_EQ(0, stat(self->a, &sa));
+	ASSERT_EQ(0, stat(self->b, &sb));
+	max = sa.st_size > sb.st_size ? sa.st_size : sb.st_size;
+	snprintf(args, sizeof(args), "--max-input %lld %s %s", (long long)max,
+		 self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(args, sizeof(args), "--max-input %lld %s %s",
+		 (long long)max - 1, self->a, self->b);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), ": larger than the input limit of %lld bytes (--max-input)",
+		 (long long)max - 1);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+
+	snprintf(args, sizeof(args),
+		 "head -c 70000000 /dev/zero | tr '\\0' ' ' | %s/xdp_compare %s /dev/stdin 2>&1",
+		 bin(), self->a);
+	EXPECT_EQ(1, run_cmd(args, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "/dev/stdin: larger than the input limit of 67108864 bytes"))
+		TH_LOG("%s", self->out);
+}
+
+/*
+ * A valid 50 MB result (A's points again and again, each at its own
+ * frame size) against itself in bounded memory (1.5 GB of address
+ * space), and too little memory said as such
+ */
+TEST_F(cmp, large_file)
+{
+	char cmd[2048], big[160];
+	struct stat st;
+
+	snprintf(big, sizeof(big), "%s/big.json", self->dir);
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - '%s' '%s' <<'EOF'\n"
+		 "import json, sys\n"
+		 "d = json.load(open(sys.argv[1]))\n"
+		 "p = d['points']\n"
+		 "d['points'] = [dict(p[i %% len(p)], size=64 + i) for i in range(100000)]\n"
+		 "json.dump(d, open(sys.argv[2], 'w'), indent=1)\n"
+		 "EOF", self->a, big);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, stat(big, &st));
+	EXPECT_LT(50000000, st.st_size);
+	snprintf(cmd, sizeof(cmd), "prlimit --as=1500000000 %s/xdp_compare %s %s 2>&1 | tail -1",
+		 bin(), big, big);
+	EXPECT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "100000 points compared: 0 dearer, 0 cheaper, 100000 no significant change"))
+		TH_LOG("%s", self->out);
+	snprintf(cmd, sizeof(cmd), "prlimit --as=200000000 %s/xdp_compare %s %s 2>&1",
+		 bin(), big, big);
+	EXPECT_EQ(1, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	snprintf(cmd, sizeof(cmd), "%s: out of memory", big);
+	EXPECT_NE(NULL, strstr(self->out, cmd)) TH_LOG("%s", self->out);
+	unlink(big);
 }
 
 TEST_HARNESS_MAIN
