@@ -44,6 +44,8 @@ struct side {
 	const char *release, *config, *cpu, *napi;
 	const char *unit;	/* "ns", or "insns" under QEMU -icount */
 	const char *driver;	/* of a NIC pair (options.devs); else NULL */
+	const char *run_lock;	/* how it ran beside other runs; NULL: not said */
+	bool interrupted;
 	double ghz;
 	const struct jr_value *opts;
 	/* what is compared: the points, then the stacks' rows */
@@ -106,6 +108,8 @@ static const char *const opt_opts[] = { "count", "rate_pps" };
 /* The names xdp_sweep writes */
 static const char *const units[] = { "ns", "insns", NULL };
 static const char *const napis[] = { "default", "threaded", NULL };
+static const char *const run_locks[] = { "exclusive", "concurrent-allowed",
+					 "concurrent-seen", NULL };
 static const char *const modes[] = { "native", "generic", NULL };
 static const char *const stacks[] = { "af_xdp", "tpacket_v3", "tpacket_v2",
 				      "recvmmsg", NULL };
@@ -393,6 +397,14 @@ static int load(struct side *s, const char *path)
 		return -EINVAL;
 	}
 	s->version = need_str(s, s->root, "", "version", &err);
+	/* older results say neither */
+	if (jr_get(s->root, "run_lock"))
+		s->run_lock = need_name(s, s->root, "", "run_lock", run_locks,
+					&err);
+	if (jr_get(s->root, "interrupted"))
+		s->interrupted = need(s, s->root, "", "interrupted", JR_BOOL,
+				      &err) && jr_bool(jr_get(s->root,
+							      "interrupted"));
 	s->started = need_str(s, s->root, "", "started", &err);
 	env = need(s, s->root, "", "env", JR_OBJECT, &err);
 	s->release = need_str(s, env, "env.", "kernel_release", &err);
@@ -520,6 +532,14 @@ static unsigned int guard(const struct side *a, const struct side *b,
 	if (strcmp(a->driver ?: "veth", b->driver ?: "veth"))
 		add_diff_str(d, &n, "driver", a->driver ?: "veth",
 			     b->driver ?: "veth");
+	/* not a difference, but not clean figures either: said the same way */
+	if (a->interrupted || b->interrupted)
+		add_diff_str(d, &n, "interrupted", a->interrupted ? "yes" : "no",
+			     b->interrupted ? "yes" : "no");
+	if (strcmp(a->run_lock ?: "exclusive", "exclusive") ||
+	    strcmp(b->run_lock ?: "exclusive", "exclusive"))
+		add_diff_str(d, &n, "run_lock", a->run_lock ?: "not recorded",
+			     b->run_lock ?: "not recorded");
 	return n;
 }
 

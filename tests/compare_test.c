@@ -699,4 +699,40 @@ TEST_F(cmp, large_file)
 	unlink(big);
 }
 
+/*
+ * A result that a signal cut short, or that ran beside another measuring
+ * run, is not compared as a clean one: refused like a result measured
+ * otherwise, compared with --force and said so; a bad run_lock is refused
+ */
+TEST_F(cmp, not_clean_runs)
+{
+	char args[512];
+
+	ASSERT_EQ(0, replace_in(self->b, "\"version\": \"0.1\",",
+				"\"version\": \"0.1\", \"run_lock\": \"concurrent-seen\","));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "run_lock: A \"not recorded\", B \"concurrent-seen\""))
+		TH_LOG("%s", self->out);
+	snprintf(args, sizeof(args), "--force %s %s", self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "NOT ALIKE")) TH_LOG("%s", self->out);
+
+	ASSERT_EQ(0, replace_in(self->b, "\"run_lock\": \"concurrent-seen\",",
+				"\"run_lock\": \"exclusive\", \"interrupted\": true,"));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "interrupted: A \"no\", B \"yes\""))
+		TH_LOG("%s", self->out);
+
+	/* exclusive and not interrupted: as if neither were said */
+	ASSERT_EQ(0, replace_in(self->b, "\"interrupted\": true,",
+				"\"interrupted\": false,"));
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+
+	refused(self, _metadata, "\"run_lock\": \"exclusive\"",
+		"\"run_lock\": \"shared\"",
+		": not a valid sweep result: run_lock is \"shared\", not one of exclusive, concurrent-allowed, concurrent-seen");
+}
+
 TEST_HARNESS_MAIN
