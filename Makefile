@@ -140,7 +140,7 @@ check: deps all
 	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT) $(TESTS)
 
 # The same suite, everything built with ASan, LSan and UBSan (any finding
-# fails the program that hit it): Documentation/testing.rst
+# fails the program that hit it): Documentation/running.rst
 SAN_BUILD := $(TOP)/build/sanitize
 check-sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SANITIZE=1 all

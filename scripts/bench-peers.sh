@@ -223,4 +223,10 @@ fi
 echo "bench-peers: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-),"\
      "xdp-tools $(chroot "$root" dpkg-query -W -f='${Version}' xdp-tools), $runs runs of ${secs} s"
 # peer-drop: frames XDP_TX'd or redirected back end at the peer's XDP_DROP
+# Our generator and receivers run side by side here by design: hold the run
+# lock (lib/cli.h) for all of them, so they neither wait for each other nor
+# run beside another measuring run of the machine
+exec 9>>/run/xdp-cost.lock
+flock -n 9 || { echo "bench-peers: waiting for another measuring run to end" >&2; flock 9; }
+export XDP_COST_LOCK_FD=9
 exec "$bin/xdp_env" --redirect-pair --peer-drop -- "$0" --inside "$runs"

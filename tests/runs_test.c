@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How the measuring tools end and how they share the machine:
+ *
+ * - SIGINT and SIGTERM: the tool stops, reports what it measured marked
+ *   "interrupted", exits 128 + the signal, and leaves no namespace;
+ * - SIGKILL: the next run of a tool removes what the killed one left;
+ * - one measuring run at a time (/run/xdp-cost.lock): a second run waits
+ *   for the first and says so; with --allow-concurrent it runs beside it
+ *   and its report says so; a script holding the lock passes it on.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "run_cmd.h"
+
+/* Namespaces of the project (xsk-PID-N-{d,p}) whose owner is gone */
+static void leftovers(char *buf, size_t len)
+{
+	if (run_cmd("for n in $(ip netns list 2>/dev/null | awk '$1 ~ /^xsk-/ { print $1 }'); do "
+		    "p=${n#xsk-}; [ -d /proc/${p%%-*} ] || echo $n; done | sort",
+		    buf, len) < 0)
+		snprintf(buf, len, "?");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+FIXTURE(sig) {
+	char out[65536];
+	char dir[64];
+};
+
+/* A measuring run each, long enough to be stopped in its measuring */
+FIXTURE_VARIANT(sig) {
+	const char *cmd;	/* after $BIN/ */
+	double after;		/* seconds before the signal */
+};
+
+FIXTURE_VARIANT_ADD(sig, xdp_rxq_info) {
+	.cmd = "xdp_rxq_info -d 20 -s 1",
+	.after = 2.5,
+};
+
+FIXTURE_VARIANT_ADD(sig, xdp_trafficgen) {
+	.cmd = "xdp_trafficgen -d 20",
+	.after = 2,
+};
+
+FIXTURE_VARIANT_ADD(sig, softirq_probe) {
+	.cmd = "softirq_probe -r 30 -n 100000",
+	.after = 3,
+};
+
+FIXTURE_VARIANT_ADD(sig, xdp_sweep) {
+	.cmd = "xdp_sweep -a XDP_DROP -m native -s 64 -r 20 -d 0.5 --no-plot -o $DIR",
+	.after = 4,
+};
+
+FIXTURE_VARIANT_ADD(sig, xdpsock) {
+	.cmd = "xdpsock -d 20",
+	.after = 3,
+};
+
+FIXTURE_SETUP(sig)
+{
+	if (geteuid())
+		SKIP(return, "needs root");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/runs-test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	setenv("DIR", self->dir, 1);
+	if (!getenv("BIN"))
+		setenv("BIN", "build/bin", 1);
+}
+
+FIXTURE_TEARDOWN(sig)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+/* The tool's exit status after sig at variant->after seconds */
+static int signalled(FIXTURE_DATA(sig) *self,
+		     const FIXTURE_VARIANT(sig) *variant, int sig)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "$BIN/%s > $DIR/out 2>&1 & p=$!; sleep %g; kill -%d $p; "
+		 "wait $p; rc=$?; cat $DIR/out; exit $rc",
+		 variant->cmd, variant->after, sig);
+	return run_cmd(cmd, self->out, sizeof(self->out));
+}
+
+static void stopped(FIXTURE_DATA(sig) *self,
+		    struct __test_metadata *_metadata,
+		    const FIXTURE_VARIANT(sig) *variant, int sig)
+{
+	char before[4096], after[4096];
+
+	leftovers(before, sizeof(before));
+	EXPECT_EQ(128 + sig, signalled(self, variant, sig)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "interrupted")) TH_LOG("%s", self->out);
+	leftovers(after, sizeof(after));
+	EXPECT_STREQ(before, after);
+}
+
+TEST_F(sig, sigint)
+{
+	stopped(self, _metadata, variant, SIGINT);
+}
+
+TEST_F(sig, sigterm)
+{
+	stopped(self, _metadata, variant, SIGTERM);
+	/* xdp_sweep writes what it measured, marked */
+	if (strstr(variant->cmd, "xdp_sweep")) {
+		char out[256];
+
+		EXPECT_EQ(0, run_cmd("grep -l '\"interrupted\": true' $DIR/sweep-*.json",
+				     out, sizeof(out))) TH_LOG("%s", self->out);
+	}
+}
+
+/* What a killed run leaves, the next one removes: xdp_env -- true here */
+TEST_F(sig, sigkill_then_rerun)
+{
+	char before[4096], after[4096], out[256];
+
+	leftovers(before, sizeof(before));
+	EXPECT_EQ(128 + SIGKILL, signalled(self, variant, SIGKILL));
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_env -- true", out, sizeof(out)));
+	leftovers(after, sizeof(after));
+	EXPECT_STREQ("", after) TH_LOG("left before the run: %s", before);
+}
+
+/* xdp_env: a signal in the setup ends it; its command ends with it */
+TEST(xdp_env_signals)
+{
+	char out[4096], left[4096];
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (!getenv("BIN"))
+		setenv("BIN", "build/bin", 1);
+	/* during the setup of a 4-queue pair (a second or more): no command */
+	EXPECT_EQ(128 + SIGINT,
+		  run_cmd("d=$(mktemp -d); $BIN/xdp_env --queues 4 -- touch $d/ran 2>&1 & p=$!; "
+			  "sleep 0.3; kill -INT $p; wait $p; rc=$?; ls $d; rm -r $d; exit $rc",
+			  out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "xdp_env: interrupted before the command started"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "ran")) TH_LOG("%s", out);
+	/* the command's own end: SIGTERM forwarded, its status passed on */
+	EXPECT_EQ(128 + SIGTERM,
+		  run_cmd("$BIN/xdp_env -- sleep 30 & p=$!; sleep 2; "
+			  "kill -TERM $p; wait $p", out, sizeof(out)));
+	/* killed: the command does not outlive it */
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_env -- sleep 31.5 & p=$!; sleep 2; "
+			     "kill -KILL $p; wait $p; sleep 0.5; "
+			     "! pgrep -f '^sleep 31[.]5$'", out, sizeof(out)));
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_env -- true", out, sizeof(out)));
+	leftovers(left, sizeof(left));
+	EXPECT_STREQ("", left);
+}
+
+FIXTURE(lock) {
+	char out[65536];
+};
+
+FIXTURE_SETUP(lock)
+{
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (!getenv("BIN"))
+		setenv("BIN", "build/bin", 1);
+}
+
+FIXTURE_TEARDOWN(lock)
+{
+}
+
+/*
+ * A second run waits for the first: it says whose run it waits for, and
+ * it ends after the first has (4 s) plus its own second
+ */
+TEST_F(lock, second_run_waits)
+{
+	double t0 = now_s(), t;
+
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_trafficgen -d 4 > /dev/null & p=$!; sleep 1.5; "
+			     "$BIN/xdp_trafficgen -d 1 2>&1; rc=$?; wait $p; exit $rc",
+			     self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	t = now_s() - t0;
+	EXPECT_NE(NULL, strstr(self->out, "waiting for another measuring run (pid and tool: "))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " xdp_trafficgen) to end"))
+		TH_LOG("%s", self->out);
+	EXPECT_GE(t, 5.0) TH_LOG("ended after %.1f s", t);
+	EXPECT_EQ(NULL, strstr(self->out, "WARNING")) TH_LOG("%s", self->out);
+}
+
+/* --allow-concurrent: it runs beside the first, and says it did */
+TEST_F(lock, allow_concurrent)
+{
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_trafficgen -d 4 > /dev/null & p=$!; sleep 1.5; "
+			     "$BIN/xdp_rxq_info -d 1 --no-prog-cost --allow-concurrent -j 2>&1; "
+			     "rc=$?; wait $p; exit $rc",
+			     self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "waiting")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"run_lock\":\"concurrent-seen\"") ?:
+		  strstr(self->out, "\"run_lock\": \"concurrent-seen\""))
+		TH_LOG("%s", self->out);
+	/* and alone: allowed, nobody seen, still not "exclusive" */
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_trafficgen -n 1000 --allow-concurrent 2>&1",
+			     self->out, sizeof(self->out)));
+	EXPECT_NE(NULL, strstr(self->out, "WARNING       run with --allow-concurrent: no other measuring run was seen"))
+		TH_LOG("%s", self->out);
+}
+
+/* A script that holds the lock passes it on; without it, a tool waits */
+TEST_F(lock, inherited)
+{
+	EXPECT_EQ(0, run_cmd("exec 9>>/run/xdp-cost.lock; flock 9; "
+			     "XDP_COST_LOCK_FD=9 timeout 20 $BIN/xdp_trafficgen -n 1000 -j 2>&1",
+			     self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"run_lock\":\"exclusive\""))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(124, run_cmd("exec 9>>/run/xdp-cost.lock; flock 9; "
+			       "timeout 3 $BIN/xdp_trafficgen -n 1000 2>&1",
+			       self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "waiting for another measuring run"))
+		TH_LOG("%s", self->out);
+}
+
+TEST_HARNESS_MAIN
