@@ -16,12 +16,13 @@ static __u8 pattern(size_t off)
 /* Over an aligned copy: a frame's IPv4 header is at offset 14 */
 static __u16 ip_csum(const struct iphdr *ip)
 {
-	__u16 w[sizeof(*ip) / 2];
+	enum { NW = sizeof(*ip) / 2 };
+	__u16 w[NW];
 	__u32 sum = 0;
 	size_t i;
 
 	memcpy(w, ip, sizeof(w));
-	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+	for (i = 0; i < NW; i++)
 		sum += w[i];
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
