@@ -971,7 +971,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	struct tgen_thread g = { .done = 1 };
 	pid_t tid = syscall(SYS_gettid);
 	__u64 start, wend, end, next, idle_since, seq = 0, drain;
-	__u64 best = 0, last_comp = 0, last_t = 0, last_cpu = 0;
+	__u64 best = 0, last_comp = 0, last_t = 0, last_cpu = 0, loop_drops;
 	uint64_t cpu1 = 0;
 	bool in_window, moved = false;
 	int ret, cpu;
@@ -1133,8 +1133,20 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->d.tx_packets = cur.tx_packets - w.s.tx_packets;
 	r->d.tx_completed = cur.tx_completed - w.s.tx_completed;
 	r->gen_sent = g.res.sent;
+	if (b->xs)
+		loop_drops = cur.st.rx_dropped - w.s.st.rx_dropped +
+			     cur.st.rx_ring_full - w.s.st.rx_ring_full;
+	else
+		loop_drops = b->afp_drops;
 	/* The losses: every counter once more, after the late frames */
 	settle(b, &w, gen && !warmup_ns, r, &f);
+	/*
+	 * With a warm-up the generator's frames are not the window's and
+	 * there is no accounting: the socket's drops are the window's own
+	 * (xdp_sweep --stacks), not those of the tail after the loop
+	 */
+	if (!(gen && !warmup_ns))
+		r->drops = loop_drops;
 	if (r->peer_known)
 		p1 = f.p;
 	r->d.st.rx_dropped = f.st.rx_dropped - w.s.st.rx_dropped;
