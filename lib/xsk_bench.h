@@ -61,6 +61,8 @@ struct xskb_opts {
 	bool verify;		/* check every payload byte: the app in rxdrop,
 				 * the peer's program in txonly and l2fwd */
 	bool no_cost;		/* no NET_RX softirq tracepoints */
+	__u32 stall_ms;		/* the app starts this long after the
+				 * generator: its rings overflow (tests) */
 };
 
 /* Cumulative counts at one instant, for the per-interval lines */
@@ -73,20 +75,69 @@ struct xskb_snap {
 	struct xsk_statistics st;
 };
 
+/*
+ * Where every frame of a run on the own veth pair went, each counted in
+ * exactly one bucket (xsk_bench.c, "Which counter counts what", says which
+ * kernel counter is which bucket and which ones overlap).  The receive side
+ * (rxdrop, l2fwd: the generator's frames):
+ *
+ *   rx_sent = received + lost_peer_xmit_errors + lost_dut_veth_drops
+ *	       + sock_fill_ring_empty + sock_rx_dropped_other
+ *	       + sock_rx_ring_full + sock_rx_invalid + rx_ring_left
+ *	       + rx_unaccounted
+ *
+ * and the sending side (txonly, l2fwd: what the app put on its TX ring):
+ *
+ *   tx_queued = delivered + tx_invalid + tx_not_completed
+ *	       + lost_dut_tx_drops + lost_peer_rx_drops + tx_unaccounted
+ *
+ * A run balances when both unaccounted are 0.
+ */
+struct xskb_acct {
+	bool rx_known;		/* own pair, generator, no warm-up */
+	bool tx_known;		/* own pair's peer counted what arrived */
+	__u64 rx_sent;		/* the generator's frames */
+	__u64 received;		/* taken off the RX ring by the app */
+	__u64 lost_peer_xmit_errors;	/* veth1 tx_queue_*_xdp_xmit_errors */
+	__u64 lost_dut_veth_drops;	/* veth0 rx_queue_*_drops that are
+					 * not the socket's (below) */
+	__u64 sock_fill_ring_empty;	/* rx_fill_ring_empty_descs */
+	__u64 sock_rx_dropped_other;	/* rx_dropped - the above: too long,
+					 * no buffer; AF_PACKET: tp_drops */
+	__u64 sock_rx_ring_full;	/* rx_ring_full */
+	__u64 sock_rx_invalid;		/* rx_invalid_descs */
+	__u64 rx_ring_left;		/* arrived, still on the RX ring (or
+					 * AF_PACKET's) when the run ended */
+	__s64 rx_unaccounted;
+	__u64 tx_queued;		/* packets put on the TX ring */
+	__u64 delivered;		/* counted by xskb_peer */
+	__u64 tx_invalid;		/* tx_invalid_descs */
+	__u64 tx_not_completed;		/* packets not completed at the end */
+	__u64 lost_dut_tx_drops;	/* veth0 tx_dropped: veth1's ring
+					 * was full */
+	__u64 lost_peer_rx_drops;	/* veth1 rx_queue_*_drops */
+	__s64 tx_unaccounted;
+	/* the raw veth counters the buckets come from */
+	__u64 veth0_rx_drops;		/* all of rx_queue_*_drops */
+	bool veth_counts_socket;	/* veth0's drops include the socket's
+					 * (native XDP on veth) */
+};
+
 struct xskb_result {
-	__u64 duration_ns;
+	__u64 duration_ns;	/* the window: counted runs, from its start
+				 * to the last frame that moved (not the
+				 * wait for late ones after it) */
 	__u64 packets;		/* what the benchmark counts: received
 				 * (rxdrop), delivered at the peer (txonly,
 				 * l2fwd on the own pair), else completed */
 	const char *counted_at;	/* "app rx", "peer", "tx completions" */
 	double pps;
 	struct xskb_snap d;	/* the window's deltas */
-	__u64 drops;		/* the socket's: XDP_STATISTICS rx_dropped,
-				 * or AF_PACKET's PACKET_STATISTICS tp_drops */
-	/* own pair: frames lost before the socket, from ethtool -S */
-	__u64 lost_peer_xmit_errors;	/* veth1 tx_queue_*_xdp_xmit_errors:
-					 * veth0's ring was full */
-	__u64 lost_dut_rx_drops;	/* veth0 rx_queue_*_drops */
+	__u64 drops;		/* the socket's: XDP_STATISTICS rx_dropped +
+				 * rx_ring_full, or AF_PACKET's
+				 * PACKET_STATISTICS tp_drops */
+	/* own pair: where every frame went (drops is part of it) */
+	struct xskb_acct acct;
 	__u64 rx_bytes;		/* with verify (rxdrop) */
 	__u64 rx_bad;		/* with verify: wrong length or bytes */
 	__u64 tx_kicks, rx_kicks;

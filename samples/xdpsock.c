@@ -76,6 +76,10 @@ static void usage(FILE *f, const char *prog)
 		"  -V, --verify          check every payload byte (app in rxdrop, the peer's\n"
 		"                        program in txonly and l2fwd)\n"
 		"      --no-cost         no NET_RX softirq tracepoints\n"
+		"      --rx-size=N       RX ring size (power of two, default 2048)\n"
+		"      --fill-size=N     fill ring size (power of two, default 2048)\n"
+		"      --stall-ms=N      the app starts N ms after the generator: the\n"
+		"                        socket's rings overflow (tests of the accounting)\n"
 		"  -j, --json            print one JSON object at the end\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -112,7 +116,7 @@ static int set_mode(struct config *cfg, enum xsk_mode m, const char *opt)
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_MODE = 256, O_APPCPU, O_GENCPU, O_AFP, O_RATE, O_BPUS,
-	       O_NOCOST };
+	       O_NOCOST, O_RXSIZE, O_FILLSIZE, O_STALL };
 	static const struct option opts[] = {
 		{ "rxdrop", no_argument, NULL, 'r' },
 		{ "txonly", no_argument, NULL, 't' },
@@ -141,6 +145,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "afpacket", required_argument, NULL, O_AFP },
 		{ "verify", no_argument, NULL, 'V' },
 		{ "no-cost", no_argument, NULL, O_NOCOST },
+		{ "rx-size", required_argument, NULL, O_RXSIZE },
+		{ "fill-size", required_argument, NULL, O_FILLSIZE },
+		{ "stall-ms", required_argument, NULL, O_STALL },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -278,6 +285,26 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_NOCOST:
 			cfg->o.no_cost = true;
 			break;
+		case O_RXSIZE:
+		case O_FILLSIZE:
+			if (cli_u32("xdpsock", c == O_RXSIZE ? "--rx-size" : "--fill-size",
+				    optarg, 8, 65536, &v))
+				return -EINVAL;
+			if (v & (v - 1)) {
+				fprintf(stderr, "xdpsock: %s: %u is not a power of two\n",
+					c == O_RXSIZE ? "--rx-size" : "--fill-size", v);
+				return -EINVAL;
+			}
+			if (c == O_RXSIZE)
+				cfg->o.port.sock.rx_size = v;
+			else
+				cfg->o.port.sock.fill_size = v;
+			break;
+		case O_STALL:
+			if (cli_u32("xdpsock", "--stall-ms", optarg, 1, 60000,
+				    &cfg->o.stall_ms))
+				return -EINVAL;
+			break;
 		case 'j':
 			cfg->json = true;
 			break;
@@ -317,6 +344,11 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			xskb_kind_name(cfg->o.kind));
 		return -EINVAL;
 	}
+	if (cfg->o.afpacket && (cfg->o.port.sock.rx_size ||
+				cfg->o.port.sock.fill_size)) {
+		fprintf(stderr, "xdpsock: --rx-size and --fill-size size AF_XDP rings: not with --afpacket\n");
+		return -EINVAL;
+	}
 	if (cfg->o.poll && cfg->o.busy_poll) {
 		fprintf(stderr, "xdpsock: -p (poll) and -B (busy poll) exclude each other\n");
 		return -EINVAL;
@@ -334,6 +366,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		fprintf(stderr, "xdpsock: warning: the application and the generator share CPU %d: the receive NAPI runs there too and starves\n",
 			cfg->o.app_cpu);
 	return 0;
+}
+
+static bool acct_balanced(const struct xskb_acct *a)
+{
+	return (!a->rx_known || !a->rx_unaccounted) &&
+	       (!a->tx_known || !a->tx_unaccounted);
 }
 
 static void print_interval(const struct xskb_snap *a, const struct xskb_snap *b,
@@ -356,6 +394,58 @@ static void print_interval(const struct xskb_snap *a, const struct xskb_snap *b,
 	       (unsigned long long)(b->st.rx_invalid_descs - a->st.rx_invalid_descs),
 	       (unsigned long long)(b->st.tx_invalid_descs - a->st.tx_invalid_descs));
 	fflush(stdout);
+}
+
+/* accounting: every frame in one bucket (xsk_bench.h, struct xskb_acct) */
+static void json_accounting(struct json *j, const struct xsk_bench *b,
+			    const struct xskb_result *r)
+{
+	const struct xskb_acct *a = &r->acct;
+
+	json_key(j, "accounting");
+	if (!a->rx_known && !a->tx_known) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_kv_bool(j, "balanced", acct_balanced(a));
+	json_key(j, "rx");
+	if (a->rx_known) {
+		json_begin_object(j);
+		json_kv_u64(j, "sent", a->rx_sent);
+		json_kv_u64(j, "received", a->received);
+		json_kv_u64(j, "lost_peer_xmit_errors", a->lost_peer_xmit_errors);
+		json_kv_u64(j, "lost_dut_veth_drops", a->lost_dut_veth_drops);
+		json_kv_u64(j, "socket_fill_ring_empty", a->sock_fill_ring_empty);
+		json_kv_u64(j, "socket_rx_dropped_other",
+			    a->sock_rx_dropped_other);
+		json_kv_u64(j, "socket_rx_ring_full", a->sock_rx_ring_full);
+		json_kv_u64(j, "socket_rx_invalid_descs", a->sock_rx_invalid);
+		json_kv_u64(j, "left_on_rx_ring", a->rx_ring_left);
+		json_kv_s64(j, "unaccounted", a->rx_unaccounted);
+		json_kv_u64(j, "veth0_rx_queue_drops", a->veth0_rx_drops);
+		json_kv_bool(j, "veth_counts_socket_drops",
+			     a->veth_counts_socket);
+		json_end_object(j);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "tx");
+	if (a->tx_known) {
+		json_begin_object(j);
+		json_kv_u64(j, "queued", a->tx_queued);
+		json_kv_u64(j, "delivered", a->delivered);
+		json_kv_u64(j, "tx_invalid_descs", a->tx_invalid);
+		json_kv_u64(j, "not_completed", a->tx_not_completed);
+		json_kv_u64(j, "lost_dut_tx_drops", a->lost_dut_tx_drops);
+		json_kv_u64(j, "lost_peer_rx_drops", a->lost_peer_rx_drops);
+		json_kv_s64(j, "unaccounted", a->tx_unaccounted);
+		json_end_object(j);
+	} else {
+		json_null(j);
+	}
+	json_end_object(j);
+	(void)b;
 }
 
 static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
@@ -407,9 +497,11 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_u64(&j, "socket_drops", r->drops);
 	if (xskb_own_env(b)) {
 		json_kv_u64(&j, "lost_peer_xmit_errors",
-			    r->lost_peer_xmit_errors);
-		json_kv_u64(&j, "lost_dut_rx_drops", r->lost_dut_rx_drops);
+			    r->acct.lost_peer_xmit_errors);
+		json_kv_u64(&j, "lost_dut_veth_drops",
+			    r->acct.lost_dut_veth_drops);
 	}
+	json_accounting(&j, b, r);
 	json_key(&j, "delivered");
 	if (r->peer_known && o->kind != XSKB_RXDROP)
 		json_u64(&j, r->peer.packets);
@@ -480,6 +572,70 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	return json_finish(&j);
 }
 
+static void balance_line(__s64 unaccounted)
+{
+	if (!unaccounted)
+		printf("                  balanced: every frame counted once\n");
+	else
+		printf("                  NOT balanced: %lld frames %s\n",
+		       (long long)(unaccounted < 0 ? -unaccounted : unaccounted),
+		       unaccounted > 0 ? "unaccounted for (in no counter)" :
+					 "counted more than sent (in two counters, or not ours)");
+}
+
+/* Where the generator's frames went, each in one bucket */
+static void text_rx_accounting(const struct xsk_bench *b,
+			       const struct xskb_result *r)
+{
+	const struct xskb_acct *a = &r->acct;
+	__u64 lost = a->lost_peer_xmit_errors + a->lost_dut_veth_drops +
+		     a->sock_fill_ring_empty + a->sock_rx_dropped_other +
+		     a->sock_rx_ring_full + a->sock_rx_invalid;
+
+	if (!a->rx_known)
+		return;
+	printf("  accounting rx   %llu sent = %llu received + %llu lost + %llu left on the %s ring\n",
+	       (unsigned long long)a->rx_sent, (unsigned long long)a->received,
+	       (unsigned long long)lost, (unsigned long long)a->rx_ring_left,
+	       xskb_port(b) ? "RX" : "AF_PACKET");
+	if (lost) {
+		printf("                  veth1 xdp_xmit_errors (veth0's ring full) %llu, veth0 drops not the socket's %llu\n",
+		       (unsigned long long)a->lost_peer_xmit_errors,
+		       (unsigned long long)a->lost_dut_veth_drops);
+		if (xskb_port(b))
+			printf("                  socket: fill ring empty %llu, other rx_dropped %llu, RX ring full %llu, invalid descriptors %llu\n",
+			       (unsigned long long)a->sock_fill_ring_empty,
+			       (unsigned long long)a->sock_rx_dropped_other,
+			       (unsigned long long)a->sock_rx_ring_full,
+			       (unsigned long long)a->sock_rx_invalid);
+		else
+			printf("                  socket: tp_drops %llu\n",
+			       (unsigned long long)a->sock_rx_dropped_other);
+	}
+	if (a->veth_counts_socket && a->veth0_rx_drops)
+		printf("                  (veth0 rx_queue_*_drops %llu include the socket's %llu: native XDP counts a failed redirect there too)\n",
+		       (unsigned long long)a->veth0_rx_drops,
+		       (unsigned long long)r->drops);
+	balance_line(a->rx_unaccounted);
+}
+
+/* Where what the app queued for TX went */
+static void text_tx_accounting(const struct xskb_result *r)
+{
+	const struct xskb_acct *a = &r->acct;
+
+	if (!a->tx_known)
+		return;
+	printf("  accounting tx   %llu queued = %llu delivered + %llu not completed + %llu invalid + %llu veth0 tx_dropped (veth1's ring full) + %llu veth1 drops\n",
+	       (unsigned long long)a->tx_queued,
+	       (unsigned long long)a->delivered,
+	       (unsigned long long)a->tx_not_completed,
+	       (unsigned long long)a->tx_invalid,
+	       (unsigned long long)a->lost_dut_tx_drops,
+	       (unsigned long long)a->lost_peer_rx_drops);
+	balance_line(a->tx_unaccounted);
+}
+
 static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 			double ghz)
 {
@@ -495,12 +651,7 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 		printf("  received        %llu packets; the socket dropped %llu\n",
 		       (unsigned long long)r->d.rx_packets,
 		       (unsigned long long)r->drops);
-	if (r->gen_ran && (r->lost_peer_xmit_errors || r->lost_dut_rx_drops))
-		printf("  lost on veth    %llu before the socket: veth1 xdp_xmit_errors %llu (veth0's ring was full), veth0 rx drops %llu\n",
-		       (unsigned long long)(r->lost_peer_xmit_errors +
-					    r->lost_dut_rx_drops),
-		       (unsigned long long)r->lost_peer_xmit_errors,
-		       (unsigned long long)r->lost_dut_rx_drops);
+	text_rx_accounting(b, r);
 	if (o->kind != XSKB_RXDROP)
 		printf("  sent            %llu packets queued to the TX ring, %llu descriptors completed\n",
 		       (unsigned long long)r->d.tx_packets,
@@ -515,6 +666,7 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 	else if (o->kind != XSKB_RXDROP)
 		printf("  delivered       not measured: no peer of ours on %s (completions are not deliveries)\n",
 		       xskb_ifname(b));
+	text_tx_accounting(r);
 	if (o->verify && r->peer_known && o->kind != XSKB_RXDROP)
 		printf("  payload         ok %llu, bad %llu (checked by the peer's program)\n",
 		       (unsigned long long)r->peer.payload_ok,

@@ -8,9 +8,11 @@
  * a clear error with a non-zero exit and no namespace left behind for every
  * malformed option.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -102,6 +104,110 @@ static bool no_netns_left(FIXTURE_DATA(xdpsock) *self)
 #define N	2000
 #define NSUM(n)	((double)(n) * ((n) - 1) / 2)
 
+/* The receive side's loss buckets, each frame in one (xsk_bench.h) */
+static double rx_lost(FIXTURE_DATA(xdpsock) *self)
+{
+	return num(self, "accounting.rx.lost_peer_xmit_errors") +
+	       num(self, "accounting.rx.lost_dut_veth_drops") +
+	       num(self, "accounting.rx.socket_fill_ring_empty") +
+	       num(self, "accounting.rx.socket_rx_dropped_other") +
+	       num(self, "accounting.rx.socket_rx_ring_full") +
+	       num(self, "accounting.rx.socket_rx_invalid_descs") +
+	       num(self, "accounting.rx.left_on_rx_ring");
+}
+
+static double tx_lost(FIXTURE_DATA(xdpsock) *self)
+{
+	return num(self, "accounting.tx.tx_invalid_descs") +
+	       num(self, "accounting.tx.not_completed") +
+	       num(self, "accounting.tx.lost_dut_tx_drops") +
+	       num(self, "accounting.tx.lost_peer_rx_drops");
+}
+
+/*
+ * The identity, exactly: the generator's frames are received or in one
+ * loss bucket (the top-level fields too, which once counted the socket's
+ * drops twice in native mode); what the app queued for TX is delivered at
+ * the peer or in one bucket.  rx_sent: the count asked for, or 0 (txonly).
+ */
+static void expect_balanced(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(xdpsock) *self, double rx_sent)
+{
+	bool tx = strcmp(str(self, "benchmark"), "rxdrop");
+
+	EXPECT_EQ(1, jr_bool(jr_get(jr_get(self->doc, "accounting"),
+				    "balanced"))) TH_LOG("%s", self->out);
+	if (rx_sent) {
+		EXPECT_EQ(rx_sent, num(self, "generator.sent"));
+		EXPECT_EQ(rx_sent, num(self, "accounting.rx.sent"));
+		EXPECT_EQ(num(self, "rx_packets"),
+			  num(self, "accounting.rx.received"));
+		EXPECT_EQ(rx_sent, num(self, "accounting.rx.received") +
+			  rx_lost(self)) TH_LOG("%s", self->out);
+		EXPECT_EQ(0, num(self, "accounting.rx.unaccounted"));
+		/* socket_drops and lost_dut_veth_drops are disjoint */
+		EXPECT_EQ(rx_sent, num(self, "rx_packets") +
+			  num(self, "socket_drops") +
+			  num(self, "lost_peer_xmit_errors") +
+			  num(self, "lost_dut_veth_drops") +
+			  num(self, "accounting.rx.left_on_rx_ring"))
+			TH_LOG("%s", self->out);
+		EXPECT_EQ(NULL, jr_get(self->doc, "lost_dut_rx_drops"));
+	}
+	if (tx) {
+		EXPECT_EQ(num(self, "tx_packets"),
+			  num(self, "accounting.tx.queued"));
+		EXPECT_EQ(num(self, "delivered"),
+			  num(self, "accounting.tx.delivered"));
+		EXPECT_EQ(num(self, "accounting.tx.queued"),
+			  num(self, "accounting.tx.delivered") + tx_lost(self))
+			TH_LOG("%s", self->out);
+		EXPECT_EQ(0, num(self, "accounting.tx.unaccounted"));
+	}
+	if (rx_sent && tx) {
+		/* l2fwd: what it received is what it queued, end to end */
+		EXPECT_EQ(num(self, "rx_packets"), num(self, "tx_packets"));
+		EXPECT_EQ(rx_sent, num(self, "delivered") + rx_lost(self) +
+			  tx_lost(self));
+	}
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A forced-loss run of ARGS: the app sleeps while 4000 paced frames come
+ * (--stall-ms 600 against 200 ms of frames), so that the socket's rings
+ * overflow.  Balanced, the socket's drops non-zero, and the rate's window
+ * leaves out the 5 s the run then waits for late frames (IDLE_NS).
+ */
+static void forced_loss(struct __test_metadata *_metadata,
+			FIXTURE_DATA(xdpsock) *self, const char *args)
+{
+	char a[256];
+	double t0, wall;
+
+	snprintf(a, sizeof(a), "%s -C 4000 --rate 20000 --stall-ms 600", args);
+	t0 = wall_s();
+	ASSERT_EQ(0, xdpsock_json(self, a)) TH_LOG("%s", self->out);
+	wall = wall_s() - t0;
+	expect_balanced(_metadata, self, 4000);
+	EXPECT_LT(0, num(self, "socket_drops")) TH_LOG("%s", self->out);
+	EXPECT_LT(0, num(self, "rx_packets"));
+	/* the run waited 5 s for late frames, outside the window */
+	EXPECT_LE(num(self, "duration_s") + 4.9, wall)
+		TH_LOG("window %.3f s of %.3f s", num(self, "duration_s"), wall);
+	/* the rate is the window's */
+	EXPECT_GT(1, fabs(num(self, "pps") * num(self, "duration_s") -
+			  num(self, "packets")));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
 /* Every frame the generator sent, received, every byte as sent */
 TEST_F(xdpsock, rxdrop_exact)
 {
@@ -114,6 +220,7 @@ TEST_F(xdpsock, rxdrop_exact)
 	EXPECT_EQ(N * 64, num(self, "rx_bytes"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
 	EXPECT_EQ(0, num(self, "xdp_statistics.rx_dropped"));
+	expect_balanced(_metadata, self, N);
 	EXPECT_TRUE(no_netns_left(self));
 }
 
@@ -165,6 +272,8 @@ TEST_F(xdpsock, txonly_exact)
 	EXPECT_EQ(N, num(self, "peer.payload_ok"));
 	EXPECT_EQ(0, num(self, "peer.payload_bad"));
 	EXPECT_EQ(NSUM(N), num(self, "peer.seq_sum"));
+	expect_balanced(_metadata, self, 0);
+	EXPECT_EQ(N, num(self, "accounting.tx.queued"));
 	EXPECT_TRUE(no_netns_left(self));
 }
 
@@ -183,6 +292,7 @@ TEST_F(xdpsock, l2fwd_exact_swapped)
 	EXPECT_EQ(N, num(self, "peer.payload_ok"));
 	EXPECT_EQ(0, num(self, "peer.payload_bad"));
 	EXPECT_EQ(NSUM(N), num(self, "peer.seq_sum"));
+	expect_balanced(_metadata, self, N);
 }
 
 /*
@@ -203,6 +313,7 @@ TEST_F(xdpsock, l2fwd_multi_buffer_9000)
 	EXPECT_EQ(0, num(self, "peer.payload_bad"));
 	EXPECT_EQ(0, num(self, "peer.len_bad"));
 	EXPECT_EQ(NSUM(300), num(self, "peer.seq_sum"));
+	expect_balanced(_metadata, self, 300);
 }
 
 /*
@@ -222,6 +333,7 @@ TEST_F(xdpsock, l2fwd_generic_unaligned)
 	EXPECT_EQ(500, num(self, "peer.mac_ok"));
 	EXPECT_EQ(500, num(self, "peer.payload_ok"));
 	EXPECT_EQ(NSUM(500), num(self, "peer.seq_sum"));
+	expect_balanced(_metadata, self, 500);
 }
 
 /* Busy polling: counts still exact, the netdev settings reported */
@@ -266,15 +378,139 @@ TEST_F(xdpsock, afpacket_rxdrop_exact)
 	EXPECT_STREQ("af_packet", str(self, "socket"));
 	EXPECT_STREQ("tpacket_v3", str(self, "backend"));
 	rx = num(self, "rx_packets");
-	lost = num(self, "socket_drops") + num(self, "lost_peer_xmit_errors") +
-	       num(self, "lost_dut_rx_drops");
+	lost = rx_lost(self);
 	EXPECT_EQ(N, rx + lost) TH_LOG("%s", self->out);
+	expect_balanced(_metadata, self, N);
+	EXPECT_EQ(num(self, "socket_drops"),
+		  num(self, "accounting.rx.socket_rx_dropped_other"));
 	EXPECT_LT(0, rx);
 	EXPECT_EQ(rx * 64, num(self, "rx_bytes"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
 	if (lost)
 		TH_LOG("%.0f frames dropped on a loaded machine (disturbed: %d)",
 		       lost, jr_bool(jr_get(self->doc, "disturbed")));
+}
+
+/*
+ * Native XDP, the fill ring runs dry while the app sleeps: the socket's
+ * rx_dropped (fill ring empty) are also veth0's rx_queue_0_drops (a failed
+ * redirect); counted once, in the socket's bucket
+ */
+TEST_F(xdpsock, acct_rxdrop_native_fill_empty)
+{
+	forced_loss(_metadata, self, "-r -N");
+	EXPECT_STREQ("native", str(self, "mode"));
+	EXPECT_LT(0, num(self, "accounting.rx.socket_fill_ring_empty"));
+	EXPECT_EQ(1, jr_bool(jr_get(jr_get(jr_get(self->doc, "accounting"), "rx"),
+				    "veth_counts_socket_drops")));
+	/* the overlap the old report counted twice */
+	EXPECT_EQ(num(self, "socket_drops"),
+		  num(self, "accounting.rx.veth0_rx_queue_drops"));
+	EXPECT_EQ(0, num(self, "lost_dut_veth_drops"));
+}
+
+/* A 256-entry RX ring under a 2048-entry fill ring: rx_ring_full */
+TEST_F(xdpsock, acct_rxdrop_native_rx_ring_full)
+{
+	forced_loss(_metadata, self, "-r -c --rx-size 256");
+	EXPECT_LT(0, num(self, "accounting.rx.socket_rx_ring_full"));
+	EXPECT_EQ(num(self, "socket_drops"),
+		  num(self, "xdp_statistics.rx_dropped") +
+		  num(self, "xdp_statistics.rx_ring_full"));
+	EXPECT_EQ(num(self, "socket_drops"),
+		  num(self, "accounting.rx.veth0_rx_queue_drops"));
+}
+
+/* Generic XDP: veth counts none of the socket's drops */
+TEST_F(xdpsock, acct_rxdrop_generic)
+{
+	forced_loss(_metadata, self, "-r -S --rx-size 512");
+	EXPECT_STREQ("generic", str(self, "mode"));
+	EXPECT_EQ(0, jr_bool(jr_get(jr_get(jr_get(self->doc, "accounting"), "rx"),
+				    "veth_counts_socket_drops")));
+	EXPECT_EQ(0, num(self, "accounting.rx.veth0_rx_queue_drops"));
+}
+
+/* -V: every frame taken is checked; the losses still add up */
+TEST_F(xdpsock, acct_rxdrop_verify)
+{
+	forced_loss(_metadata, self, "-r -V --rx-size 256");
+	EXPECT_EQ(num(self, "rx_packets") * 64, num(self, "rx_bytes"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+}
+
+/* need_wakeup off, poll(): the same identity */
+TEST_F(xdpsock, acct_rxdrop_poll_no_need_wakeup)
+{
+	forced_loss(_metadata, self, "-r -m -p --fill-size 1024");
+	EXPECT_EQ(0, jr_bool(jr_get(self->doc, "need_wakeup")));
+	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "poll")));
+}
+
+/* Busy polling */
+TEST_F(xdpsock, acct_rxdrop_busy_poll)
+{
+	forced_loss(_metadata, self, "-r -B");
+	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "busy_poll")));
+}
+
+/*
+ * l2fwd: the generator's frames lost at the socket, the rest forwarded,
+ * and what it sent back delivered or lost in one bucket; end to end sent =
+ * delivered + every loss
+ */
+TEST_F(xdpsock, acct_l2fwd_forced_loss)
+{
+	forced_loss(_metadata, self, "-l --rx-size 512");
+	EXPECT_LT(0, num(self, "delivered"));
+	EXPECT_EQ(num(self, "rx_packets"), num(self, "accounting.tx.queued"));
+}
+
+/* l2fwd in generic mode with -V: the peer checks what came back */
+TEST_F(xdpsock, acct_l2fwd_generic_verify)
+{
+	forced_loss(_metadata, self, "-l -S -V");
+	EXPECT_EQ(num(self, "delivered"), num(self, "peer.payload_ok"));
+	EXPECT_EQ(0, num(self, "peer.payload_bad"));
+}
+
+/* txonly: queued = delivered + the TX buckets; no receive side */
+TEST_F(xdpsock, acct_txonly)
+{
+	const struct jr_value *rx;
+
+	ASSERT_EQ(0, xdpsock_json(self, "-t -C 20000 -m"))
+		TH_LOG("%s", self->out);
+	expect_balanced(_metadata, self, 0);
+	EXPECT_EQ(20000, num(self, "accounting.tx.queued"));
+	rx = jr_get(jr_get(self->doc, "accounting"), "rx");
+	EXPECT_TRUE(rx && rx->type == JR_NULL);
+}
+
+/*
+ * AF_PACKET with the app asleep: TPACKET_V3's 64 blocks hold fewer than the
+ * 4000 frames, the rest are tp_drops
+ */
+TEST_F(xdpsock, acct_afpacket_forced_loss)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -C 4000 --rate 20000 --stall-ms 600"))
+		TH_LOG("%s", self->out);
+	expect_balanced(_metadata, self, 4000);
+	EXPECT_LT(0, num(self, "socket_drops"));
+	EXPECT_EQ(num(self, "socket_drops"),
+		  num(self, "accounting.rx.socket_rx_dropped_other"));
+}
+
+/* The text report says so */
+TEST_F(xdpsock, acct_text_balanced)
+{
+	ASSERT_EQ(0, xdpsock(self, "-r -C 4000 --rate 20000 --stall-ms 600", false))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "accounting rx   4000 sent = "))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "balanced: every frame counted once"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "NOT balanced"));
 }
 
 TEST_F(xdpsock, zero_copy_on_veth_fails)
@@ -316,6 +552,10 @@ TEST_F(xdpsock, malformed_options)
 		{ "-i lo -C 10", 2, "--count of rxdrop needs the own pair's generator" },
 		{ "-i this_name_is_too_long", 2, "'this_name_is_too_long' is not an interface name" },
 		{ "--busy-poll-us 5", 2, "--busy-poll-us needs -B" },
+		{ "--rx-size 100", 2, "--rx-size: 100 is not a power of two" },
+		{ "--fill-size 4", 2, "--fill-size: '4'" },
+		{ "--stall-ms 0", 2, "--stall-ms: '0'" },
+		{ "--afpacket=auto --rx-size 256", 2, "not with --afpacket" },
 		{ "stray", 2, "unexpected argument 'stray'" },
 		{ "--nosuch", 2, "unrecognized option '--nosuch'" },
 		{ "-i nosuch0 -d 1", 1, "nosuch0: no such interface" },
