@@ -27,10 +27,14 @@
 
 #define VERSION "0.2"
 
+/* One measuring run at a time (lib/cli.h); the reports say how this one ran */
+static struct cli_lock run_lock;
+
 struct config {
 	struct xskb_opts o;
 	unsigned int duration;
 	bool json;
+	bool allow_concurrent;
 	bool kind_set;
 	char mode_opt[16];	/* the option that chose the mode, for errors */
 };
@@ -80,6 +84,8 @@ static void usage(FILE *f, const char *prog)
 		"      --fill-size=N     fill ring size (power of two, default 2048)\n"
 		"      --stall-ms=N      the app starts N ms after the generator: the\n"
 		"                        socket's rings overflow (tests of the accounting)\n"
+		"      --allow-concurrent  run beside another measuring run (by default it\n"
+		"                        waits for it: " CLI_LOCK_PATH "); the report says so\n"
 		"  -j, --json            print one JSON object at the end\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -116,7 +122,7 @@ static int set_mode(struct config *cfg, enum xsk_mode m, const char *opt)
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_MODE = 256, O_APPCPU, O_GENCPU, O_AFP, O_RATE, O_BPUS,
-	       O_NOCOST, O_RXSIZE, O_FILLSIZE, O_STALL };
+	       O_NOCOST, O_RXSIZE, O_FILLSIZE, O_STALL, O_CONCURRENT };
 	static const struct option opts[] = {
 		{ "rxdrop", no_argument, NULL, 'r' },
 		{ "txonly", no_argument, NULL, 't' },
@@ -148,6 +154,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "rx-size", required_argument, NULL, O_RXSIZE },
 		{ "fill-size", required_argument, NULL, O_FILLSIZE },
 		{ "stall-ms", required_argument, NULL, O_STALL },
+		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -284,6 +291,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case O_NOCOST:
 			cfg->o.no_cost = true;
+			break;
+		case O_CONCURRENT:
+			cfg->allow_concurrent = true;
 			break;
 		case O_RXSIZE:
 		case O_FILLSIZE:
@@ -459,6 +469,10 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_begin_object(&j);
 	json_kv_string(&j, "tool", "xdpsock");
 	json_kv_string(&j, "version", VERSION);
+	json_kv_bool(&j, "interrupted", cli_stop);
+	json_kv_string(&j, "run_lock", !run_lock.concurrent ? "exclusive" :
+		       run_lock.others_seen ? "concurrent-seen" :
+		       "concurrent-allowed");
 	json_kv_string(&j, "benchmark", xskb_kind_name(o->kind));
 	json_kv_string(&j, "interface", xskb_ifname(b));
 	json_kv_bool(&j, "own_pair", xskb_own_env(b));
@@ -637,12 +651,15 @@ static void text_tx_accounting(const struct xskb_result *r)
 }
 
 static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
-			double ghz)
+			double ghz, const char *warn)
 {
 	const struct xskb_opts *o = xskb_opts(b);
 	double secs = r->duration_ns / 1e9;
 
-	printf("\nxdpsock %s: %s\n", xskb_kind_name(o->kind), xskb_describe(b));
+	printf("\nxdpsock %s: %s%s\n", xskb_kind_name(o->kind), xskb_describe(b),
+	       cli_stop ? " (interrupted)" : "");
+	if (warn)
+		printf("  WARNING         %s\n", warn);
 	if (*xskb_fallback(b))
 		printf("  passed by       %s\n", xskb_fallback(b));
 	if (o->busy_poll)
@@ -716,22 +733,25 @@ int main(int argc, char **argv)
 	struct xsk_bench *b = NULL;
 	struct xskb_result r;
 	char err[XSK_ERRLEN];
+	const char *warn;
 	double ghz;
 	__u64 t0;
 	int ret;
 
 	if (parse_args(argc, argv, &cfg))
 		return 2;
-	cli_stop_on_signals();
 	if (geteuid()) {
 		fprintf(stderr, "xdpsock: needs root (AF_XDP, XDP, network namespaces)\n");
 		return 1;
 	}
+	cli_stop_on_signals();
+	if (cli_lock_take(&run_lock, "xdpsock", cfg.allow_concurrent))
+		return cli_exit_status(1);
 	ghz = tsc_ghz_measure(100);
 	ret = xskb_open(&b, &cfg.o, err);
 	if (ret) {
 		fprintf(stderr, "xdpsock: %s\n", err);
-		return 1;
+		return cli_exit_status(1);
 	}
 	if (!cfg.json) {
 		const struct xskb_opts *o = xskb_opts(b);
@@ -755,15 +775,17 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "xdpsock: %s\n", err);
 		xskb_close(b);
-		return 1;
+		return cli_exit_status(1);
 	}
+	warn = cli_lock_warning(&run_lock);
 	if (cfg.json)
 		ret = report_json(b, &r, ghz);
 	else
-		report_text(b, &r, ghz);
+		report_text(b, &r, ghz, warn);
 	xskb_close(b);
+	cli_lock_release(&run_lock);
 	if (ret)
 		fprintf(stderr, "xdpsock: writing the JSON result failed (%s)\n",
 			strerror(-ret));
-	return ret ? 1 : 0;
+	return cli_exit_status(ret ? 1 : 0);
 }

@@ -484,7 +484,7 @@ TEST_F(xdpsock, acct_txonly)
 	expect_balanced(_metadata, self, 0);
 	EXPECT_EQ(20000, num(self, "accounting.tx.queued"));
 	rx = jr_get(jr_get(self->doc, "accounting"), "rx");
-	EXPECT_TRUE(rx && rx->type == JR_NULL);
+	EXPECT_TRUE(rx && jr_type(rx) == JR_NULL);
 }
 
 /*
