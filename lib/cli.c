@@ -212,6 +212,8 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 		l->concurrent = true;
 		if (flock(fd, LOCK_SH | LOCK_NB))
 			l->others_seen = true;
+		else
+			lock_note_self(fd, tool);
 		return 0;
 	}
 	if (!flock(fd, LOCK_EX | LOCK_NB))
