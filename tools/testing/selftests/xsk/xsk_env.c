@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/if_packet.h>
@@ -193,11 +194,51 @@ static void destroy_all(void)
 	}
 }
 
+/*
+ * In a signal handler only async-signal-safe calls: no fork of ip, no
+ * libbpf, no free().  Removing a namespace is what "ip netns del" does,
+ * umount2() and unlink() of its /run/netns entry; the rest (veths,
+ * programs, sockets) goes with the namespace and the process.  A NIC pair
+ * goes home as its namespace ends, but without its MAC and MTU restored.
+ */
 static void on_signal(int sig)
 {
-	destroy_all();
+	static const char dir[] = NETNS_RUN_DIR "/";
+	char path[sizeof(dir) + sizeof(live_envs->ns[0])];
+	struct xsk_env *env;
+	pid_t self = getpid();
+	size_t n;
+	int side;
+
+	for (env = live_envs; env; env = env->next) {
+		for (side = 0; side < 2 && env->owner == self; side++) {
+			n = strlen(env->ns[side]);
+			if (!n)
+				continue;
+			memcpy(path, dir, sizeof(dir) - 1);
+			memcpy(path + sizeof(dir) - 1, env->ns[side], n + 1);
+			umount2(path, MNT_DETACH);
+			unlink(path);
+		}
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* live_envs changes with the handler's signals held off */
+static void block_cleanup_signals(bool block, sigset_t *old)
+{
+	sigset_t set;
+
+	if (!block) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
 }
 
 static void install_cleanup(void)
@@ -473,6 +514,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 {
 	static const struct xenv_opts defaults;
 	struct xsk_env *env;
+	sigset_t mask;
 	int side, ret;
 
 	*envp = NULL;
@@ -505,8 +547,10 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		return xsk_errf(err, -errno, "/proc/self/ns/net: %s",
 				strerror(errno));
 	}
+	block_cleanup_signals(true, &mask);
 	env->next = live_envs;
 	live_envs = env;
+	block_cleanup_signals(false, &mask);
 
 	for (side = 0; side < 2; side++)
 		snprintf(env->ns[side], sizeof(env->ns[side]),
@@ -575,16 +619,11 @@ fail:
 void xenv_destroy(struct xsk_env *env)
 {
 	struct xsk_env **pp;
+	sigset_t mask;
 	int side;
 
 	if (!env)
 		return;
-	for (pp = &live_envs; *pp; pp = &(*pp)->next) {
-		if (*pp == env) {
-			*pp = env->next;
-			break;
-		}
-	}
 	if (env->pkt_fd >= 0)
 		close(env->pkt_fd);
 	for (side = 0; side < 2; side++)
@@ -602,6 +641,15 @@ void xenv_destroy(struct xsk_env *env)
 			netns_del(env->ns[side]);
 	}
 	close(env->home_fd);
+	/* Until here a signal's handler removes what is left of it */
+	block_cleanup_signals(true, &mask);
+	for (pp = &live_envs; *pp; pp = &(*pp)->next) {
+		if (*pp == env) {
+			*pp = env->next;
+			break;
+		}
+	}
+	block_cleanup_signals(false, &mask);
 	free(env);
 }
 
