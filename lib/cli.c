@@ -171,6 +171,14 @@ static void lock_note_self(int fd, const char *tool)
 		return;	/* only the waiting message reads it */
 }
 
+/* CLI_LOCK_PATH, or another file for tests (CLI_LOCK_PATH_ENV) */
+static const char *lock_path(void)
+{
+	const char *p = getenv(CLI_LOCK_PATH_ENV);
+
+	return p && *p ? p : CLI_LOCK_PATH;
+}
+
 static int lock_inherited(struct cli_lock *l)
 {
 	const char *s = getenv(CLI_LOCK_ENV);
@@ -182,7 +190,7 @@ static int lock_inherited(struct cli_lock *l)
 		return -1;
 	fd = strtol(s, &end, 10);
 	if (*end || fd < 0 || fd > 1023 || fstat(fd, &a) ||
-	    stat(CLI_LOCK_PATH, &b) || a.st_dev != b.st_dev ||
+	    stat(lock_path(), &b) || a.st_dev != b.st_dev ||
 	    a.st_ino != b.st_ino)
 		return -1;
 	/* Succeeds at once on the description that holds it, or if free */
@@ -201,9 +209,9 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	l->fd = -1;
 	if (!lock_inherited(l))
 		return 0;
-	fd = open(CLI_LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(lock_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", tool, CLI_LOCK_PATH,
+		fprintf(stderr, "%s: %s: %s\n", tool, lock_path(),
 			strerror(errno));
 		return -errno;
 	}
@@ -227,6 +235,8 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 		if (errno != EINTR)
 			goto fail;
 		if (cli_stop) {
+			fprintf(stderr, "%s: interrupted while waiting for the run lock: nothing measured\n",
+				tool);
 			close(fd);
 			l->fd = -1;
 			return -EINTR;
@@ -236,7 +246,7 @@ locked:
 	lock_note_self(fd, tool);
 	return 0;
 fail:
-	fprintf(stderr, "%s: flock %s: %s\n", tool, CLI_LOCK_PATH,
+	fprintf(stderr, "%s: flock %s: %s\n", tool, lock_path(),
 		strerror(errno));
 	close(fd);
 	l->fd = -1;

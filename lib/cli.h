@@ -59,10 +59,12 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir);
  * allow_concurrent runs beside it and reports itself as concurrent.  A
  * script that holds the lock for the tools it starts exports its fd as
  * CLI_LOCK_ENV; a tool that inherits it runs under the script's lock.
+ * CLI_LOCK_PATH_ENV names another lock file (the lock's own tests).
  * Returns 0, or -EINTR when a signal came while waiting, or -errno.
  */
-#define CLI_LOCK_PATH	"/run/xdp-cost.lock"
-#define CLI_LOCK_ENV	"XDP_COST_LOCK_FD"
+#define CLI_LOCK_PATH		"/run/xdp-cost.lock"
+#define CLI_LOCK_ENV		"XDP_COST_LOCK_FD"
+#define CLI_LOCK_PATH_ENV	"XDP_COST_LOCK"
 
 struct cli_lock {
 	int fd;

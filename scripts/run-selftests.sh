@@ -29,6 +29,18 @@ totals() {
 	skip=$((skip + $(n skip)))
 }
 
+# The tools' tests start measuring tools: the suite is one measuring run
+# (lib/cli.h), which waits for another at its start, and the tools run
+# under its lock (they would wait for each other's, and time out)
+lock=${XDP_COST_LOCK:-/run/xdp-cost.lock}
+if [ -z "${XDP_COST_LOCK_FD:-}" ] && exec 9>>"$lock"; then
+	if ! flock -n 9; then
+		echo "run-selftests: waiting for another measuring run to end ($lock)" >&2
+		flock 9
+	fi
+	export XDP_COST_LOCK_FD=9
+fi
+
 mkdir -p "$out"
 : > "$tap"
 make --no-print-directory -C "$dir" OUTPUT="$out" run_tests 2>&1 | tee "$tap.1"
