@@ -6,9 +6,12 @@
  * limit is ever read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -71,6 +74,39 @@ static size_t read_some(void *buf, size_t buflen, void *data)
 	return n;
 }
 
+/*
+ * A FIFO that no one writes to would block open() for ever: open without
+ * waiting, then read as usual (no writer: the end at once).  A regular
+ * file over the limit is refused before a byte is read.
+ */
+static int open_input(const char *path, size_t max, FILE **f)
+{
+	struct stat st;
+	int fd, fl;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) || fstat(fd, &st))
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && (size_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	*f = fdopen(fd, "r");
+	if (*f)
+		return 0;
+fail:
+	fl = -errno;
+	close(fd);
+	return fl;
+}
+
 int jr_parse_file(const char *path, size_t max, struct jr_value **out,
 		  char *err, size_t errlen)
 {
@@ -81,9 +117,13 @@ int jr_parse_file(const char *path, size_t max, struct jr_value **out,
 	int ret;
 
 	*out = NULL;
-	s.f = fopen(path, "re");
-	if (!s.f) {
-		ret = -errno;
+	ret = open_input(path, max, &s.f);
+	if (ret == -EFBIG) {
+		snprintf(err, errlen, "%s: larger than the input limit of %zu bytes",
+			 path, max);
+		return ret;
+	}
+	if (ret) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}

@@ -373,7 +373,7 @@ static int load(struct side *s, const char *path)
 {
 	const struct jr_value *env, *points, *st, *devs, *unit;
 	char msg[JR_ERRLEN + 512];
-	const char *schema;
+	const char *schema, *tool;
 	size_t i, npoints;
 	int err = 0;
 
@@ -396,6 +396,9 @@ static int load(struct side *s, const char *path)
 			schema ? "\"" : "", SCHEMA);
 		return -EINVAL;
 	}
+	tool = need_str(s, s->root, "", "tool", &err);
+	if (tool && strcmp(tool, "xdp_sweep") && !err)
+		err = bad(s, "tool is \"%.64s\", not \"xdp_sweep\"", tool);
 	s->version = need_str(s, s->root, "", "version", &err);
 	/* older results say neither */
 	if (jr_get(s->root, "run_lock"))
@@ -733,7 +736,7 @@ static void text_report(const struct side *a, const struct side *b,
 			const struct jr_value **only_b, size_t nb)
 {
 	char s1[160], s2[160], s3[160], s4[160], s5[160], s6[64];
-	unsigned int dearer = 0, cheaper = 0, noise = 0, i;
+	unsigned int dearer = 0, cheaper = 0, noise = 0, unjudged = 0, i;
 	const char *seg[8];
 
 	snprintf(s1, sizeof(s1), "A: %s,", a->release);
@@ -797,6 +800,7 @@ static void text_report(const struct side *a, const struct side *b,
 				 " and " : "", r->b.n ? "" : "B");
 			seg[n++] = delta;
 			wrap(stdout, 0, 4, seg, n);
+			unjudged++;
 			continue;
 		}
 		if (insns)
@@ -830,6 +834,7 @@ static void text_report(const struct side *a, const struct side *b,
 			noise++;
 		} else if (!r->have_ci) {
 			seg[n++] = "(too few runs to judge)";
+			unjudged++;
 		} else if (!r->w.distinct) {
 			seg[n++] = "(no significant change)";
 			noise++;
@@ -849,8 +854,12 @@ static void text_report(const struct side *a, const struct side *b,
 		      NULL);
 		printf("  %s\n", lbl);
 	}
-	printf("\n%zu point%s compared: %u dearer, %u cheaper, %u no significant change\n",
+	/* the counts add up to the points: those not judged are said too */
+	printf("\n%zu point%s compared: %u dearer, %u cheaper, %u no significant change",
 	       nrows, nrows == 1 ? "" : "s", dearer, cheaper, noise);
+	if (unjudged)
+		printf(", %u not judged (no ok runs, or too few)", unjudged);
+	printf("\n");
 }
 
 static void side_json(struct json *j, const char *key, const struct side *s)

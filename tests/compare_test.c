@@ -741,4 +741,41 @@ TEST_F(cmp, not_clean_runs)
 		": not a valid sweep result: run_lock is \"shared\", not one of exclusive, concurrent-allowed, concurrent-seen");
 }
 
+/* Another tool's JSON with the sweep's schema line is still not a sweep */
+TEST_F(cmp, other_tool_refused)
+{
+	refused(self, _metadata, "\"tool\": \"xdp_sweep\"", "\"tool\": \"xdpsock\"",
+		": not a valid sweep result: tool is \"xdpsock\", not \"xdp_sweep\"");
+}
+
+/* A FIFO no one writes to: the end at once, not a wait for ever */
+TEST_F(cmp, fifo_without_writer)
+{
+	char fifo[128], args[512];
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", self->dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	snprintf(args, sizeof(args), "%s %s", self->a, fifo);
+	snprintf(self->cmd, sizeof(self->cmd), "timeout 20 %s/xdp_compare %s 2>&1",
+		 bin(), args);
+	EXPECT_EQ(1, run_cmd(self->cmd, self->out, sizeof(self->out)))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, fifo)) TH_LOG("%s", self->out);
+}
+
+/* Points without ok runs on a side are counted as not judged */
+TEST_F(cmp, counts_add_up)
+{
+	char args[512];
+
+	snprintf(self->cmd, sizeof(self->cmd), "sed -i 's/\"ok\": true/\"ok\": false, \"error\": \"e\"/' %s",
+		 self->b);
+	ASSERT_EQ(0, system(self->cmd));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "no ok runs in B")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "3 points compared: 0 dearer, 0 cheaper, 0 no significant change, 3 not judged"))
+		TH_LOG("%s", self->out);
+}
+
 TEST_HARNESS_MAIN
