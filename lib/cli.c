@@ -51,9 +51,12 @@ int cli_double(const char *tool, const char *opt, const char *arg, double min,
 	double v;
 
 	snprintf(range, sizeof(range), "%g..%g", min, max);
+	/* strtod() would skip blanks and take a '+' */
+	if (!(*arg >= '0' && *arg <= '9') && *arg != '.' && *arg != '-')
+		return bad_number(tool, opt, arg, "number", range);
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno || *end || !*arg || !isfinite(v) || !(v >= min && v <= max))
+	if (errno || *end || !isfinite(v) || !(v >= min && v <= max))
 		return bad_number(tool, opt, arg, "number", range);
 	*val = v;
 	return 0;
@@ -75,9 +78,12 @@ int cli_parse_u64(const char *arg, __u64 min, __u64 max, __u64 *val)
 	errno = 0;
 	v = strtoull(arg, &end, hex ? 16 : 10);
 	if (!hex && (*end == '.' || *end == 'e' || *end == 'E')) {
-		double d = strtod(arg, &end);
+		double d;
 
-		if (*end || !isfinite(d))
+		errno = 0;
+		d = strtod(arg, &end);
+		/* 1e-400 underflows to 0: not the number written */
+		if (*end || errno || !isfinite(d))
 			return -EINVAL;
 		if (d != floor(d))
 			return -EDOM;
@@ -120,12 +126,47 @@ int cli_u32(const char *tool, const char *opt, const char *arg, __u32 min,
 	return ret;
 }
 
+int cli_cpu(const char *tool, const char *opt, const char *arg, __u32 *cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cli_u32(tool, opt, arg, 0, n > 0 ? n - 1 : 0, cpu);
+}
+
+int cli_size_fits_mtu(const char *tool, __u32 size, __u32 mtu)
+{
+	if (!mtu || size <= mtu + 14)
+		return 0;
+	fprintf(stderr, "%s: --size %u does not fit --mtu %u (frames up to MTU + 14 = %u bytes)\n",
+		tool, size, mtu, mtu + 14);
+	return -EINVAL;
+}
+
 int cli_no_more_args(const char *tool, int argc, char **argv)
 {
 	if (optind >= argc)
 		return 0;
 	fprintf(stderr, "%s: unexpected argument '%s'\n", tool, argv[optind]);
 	return -EINVAL;
+}
+
+/* access(W_OK) says yes to root for /proc and /sys: make a file and see */
+static bool can_create_in(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/.xdp-cost-XXXXXX", dir) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	fd = mkstemp(path);
+	if (fd < 0)
+		return false;
+	close(fd);
+	unlink(path);
+	return true;
 }
 
 int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
@@ -141,7 +182,7 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
 		why = strerror(errno);
 	} else if (!S_ISDIR(st.st_mode)) {
 		why = strerror(ENOTDIR);
-	} else if (access(dir, W_OK | X_OK)) {
+	} else if (!can_create_in(dir)) {
 		why = strerror(errno);
 	}
 	if (!why)
@@ -151,15 +192,23 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
 	return -EINVAL;
 }
 
-/* "PID TOOL" of the run that took the lock last, for the waiting message */
+/*
+ * "PID TOOL" of the run that took the lock last, for the waiting message;
+ * a script holding it (make check, bench-peers) writes no line, so the
+ * line of a run that is gone is not the holder
+ */
 static void lock_holder(int fd, char *buf, size_t len)
 {
-	ssize_t n = pread(fd, buf, len - 1, 0);
+	char line[96], tool[64];
+	ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
+	int pid;
 
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!*buf)
-		snprintf(buf, len, "?");
+	line[n > 0 ? n : 0] = '\0';
+	if (sscanf(line, "%d %63s", &pid, tool) == 2 && pid > 0 &&
+	    !(kill(pid, 0) && errno == ESRCH))
+		snprintf(buf, len, "%s, pid %d", tool, pid);
+	else
+		snprintf(buf, len, "a script's, e.g. make check");
 }
 
 static void lock_note_self(int fd, const char *tool)
@@ -177,6 +226,39 @@ static const char *lock_path(void)
 	const char *p = getenv(CLI_LOCK_PATH_ENV);
 
 	return p && *p ? p : CLI_LOCK_PATH;
+}
+
+/*
+ * Where a run with allow_concurrent that runs beside an exclusive one says
+ * so (a line each, appended), for the exclusive run to see at its end
+ */
+static const char *beside_path(void)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s.beside", lock_path());
+	return path;
+}
+
+static off_t beside_size(void)
+{
+	struct stat st;
+
+	return stat(beside_path(), &st) ? 0 : st.st_size;
+}
+
+static void beside_note(const char *tool)
+{
+	char line[96];
+	int fd, n;
+
+	fd = open(beside_path(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%d %s\n", getpid(), tool);
+	if (write(fd, line, n) != n)
+		n = 0;	/* the exclusive run then does not see us: said in the doc */
+	close(fd);
 }
 
 static int lock_inherited(struct cli_lock *l)
@@ -197,6 +279,7 @@ static int lock_inherited(struct cli_lock *l)
 	if (flock(fd, LOCK_EX | LOCK_NB))
 		return -1;
 	l->fd = -1;	/* never unlocked here: it is the script's */
+	l->beside = beside_size();
 	return 0;
 }
 
@@ -207,6 +290,7 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
+	l->tool = tool;
 	if (!lock_inherited(l))
 		return 0;
 	fd = open(lock_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -218,10 +302,12 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	l->fd = fd;
 	if (allow_concurrent) {
 		l->concurrent = true;
-		if (flock(fd, LOCK_SH | LOCK_NB))
+		if (flock(fd, LOCK_SH | LOCK_NB)) {
 			l->others_seen = true;
-		else
+			beside_note(tool);
+		} else {
 			lock_note_self(fd, tool);
+		}
 		return 0;
 	}
 	if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -229,7 +315,7 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	if (errno != EWOULDBLOCK)
 		goto fail;
 	lock_holder(fd, holder, sizeof(holder));
-	fprintf(stderr, "%s: waiting for another measuring run (pid and tool: %s) to end; --allow-concurrent runs beside it\n",
+	fprintf(stderr, "%s: waiting for another measuring run (%s) to end; --allow-concurrent runs beside it\n",
 		tool, holder);
 	while (flock(fd, LOCK_EX)) {
 		if (errno != EINTR)
@@ -244,6 +330,7 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	}
 locked:
 	lock_note_self(fd, tool);
+	l->beside = beside_size();
 	return 0;
 fail:
 	fprintf(stderr, "%s: flock %s: %s\n", tool, lock_path(),
@@ -253,10 +340,22 @@ fail:
 	return -errno;
 }
 
-/* A concurrent run: did anyone else hold the lock? (Not atomic, and need not be) */
+/*
+ * An exclusive run: did a concurrent one run beside it?  A concurrent
+ * run: did anyone else hold the lock?  (Neither is atomic, nor need be.)
+ */
 static void lock_recheck(struct cli_lock *l)
 {
-	if (!l->concurrent || l->others_seen || l->fd < 0)
+	if (!l->concurrent) {
+		if (beside_size() > l->beside)
+			l->overlapped = true;
+		return;
+	}
+	if (l->others_seen) {
+		beside_note(l->tool);	/* for an exclusive run begun since */
+		return;
+	}
+	if (l->fd < 0)
 		return;
 	if (flock(l->fd, LOCK_EX | LOCK_NB))
 		l->others_seen = true;
@@ -268,10 +367,19 @@ const char *cli_lock_warning(struct cli_lock *l)
 {
 	lock_recheck(l);
 	if (!l->concurrent)
-		return NULL;
+		return l->overlapped ?
+		       "a run with --allow-concurrent ran beside this one: the figures are not clean" :
+		       NULL;
 	return l->others_seen ?
 	       "run with --allow-concurrent, and another measuring run was seen: the figures are not clean" :
 	       "run with --allow-concurrent: no other measuring run was seen at its start or end, but the figures are not guarded";
+}
+
+const char *cli_lock_state(const struct cli_lock *l)
+{
+	if (!l->concurrent)
+		return l->overlapped ? "exclusive-overlapped" : "exclusive";
+	return l->others_seen ? "concurrent-seen" : "concurrent-allowed";
 }
 
 void cli_lock_release(struct cli_lock *l)

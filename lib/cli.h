@@ -37,6 +37,12 @@ int cli_u64(const char *tool, const char *opt, const char *arg, __u64 min,
 int cli_u32(const char *tool, const char *opt, const char *arg, __u32 min,
 	    __u32 max, __u32 *val);
 
+/* A CPU that is online: 0..(online CPUs - 1) */
+int cli_cpu(const char *tool, const char *opt, const char *arg, __u32 *cpu);
+
+/* -EINVAL, said, when frames of size bytes do not fit an MTU (0: default) */
+int cli_size_fits_mtu(const char *tool, __u32 size, __u32 mtu);
+
 /*
  * cli_u64() without the message: 0, or -EINVAL (not a number), -EDOM (not
  * whole), -ERANGE (not in min..max)
@@ -68,8 +74,11 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir);
 
 struct cli_lock {
 	int fd;
+	const char *tool;
 	bool concurrent;	/* run with allow_concurrent */
 	bool others_seen;	/* and another run held the lock meanwhile */
+	bool overlapped;	/* exclusive, and a concurrent run ran beside */
+	long long beside;	/* size of CLI_LOCK_PATH.beside at the start */
 };
 
 int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent);
@@ -79,5 +88,11 @@ void cli_lock_release(struct cli_lock *l);
  * another run holds the lock), or NULL for a clean one
  */
 const char *cli_lock_warning(struct cli_lock *l);
+/*
+ * How the run shared the machine, as the JSON's run_lock says it, after
+ * cli_lock_warning(): exclusive, exclusive-overlapped (a run with
+ * allow_concurrent ran beside it), concurrent-allowed, concurrent-seen
+ */
+const char *cli_lock_state(const struct cli_lock *l);
 
 #endif /* CLI_H */

@@ -261,23 +261,28 @@ static int check_opts(const struct xskb_opts *o, char *err)
 	return 0;
 }
 
+int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
+		     __u32 headroom, bool sg, bool own_env, char *err)
+{
+	if (o->kind == XSKB_TXONLY && o->pkt_size > frame_size - headroom)
+		return xsk_errf(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
+				o->pkt_size, frame_size - headroom);
+	if (o->kind != XSKB_TXONLY && own_env && !sg &&
+	    o->pkt_size > frame_size - XSK_KERNEL_HEADROOM - headroom)
+		return xsk_errf(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
+				o->pkt_size,
+				o->pkt_size + XSK_KERNEL_HEADROOM + headroom,
+				XSK_KERNEL_HEADROOM);
+	return 0;
+}
+
 /* AF_XDP frames must fit what the socket can carry */
 static int check_sizes(struct xsk_bench *b, char *err)
 {
 	struct xsk_socket *xs = b->xs;
 
-	if (b->o.kind == XSKB_TXONLY &&
-	    b->o.pkt_size > xs->frame_size - xs->headroom)
-		return xsk_errf(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
-				b->o.pkt_size, xs->frame_size - xs->headroom);
-	if (b->o.kind != XSKB_TXONLY && b->env &&
-	    b->o.pkt_size > xsk_rx_frame_room(xs) &&
-	    !(xs->bind_flags & XDP_USE_SG))
-		return xsk_errf(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
-				b->o.pkt_size,
-				b->o.pkt_size + XSK_KERNEL_HEADROOM + xs->headroom,
-				XSK_KERNEL_HEADROOM);
-	return 0;
+	return xskb_check_sizes(&b->o, xs->frame_size, xs->headroom,
+				xs->bind_flags & XDP_USE_SG, b->env, err);
 }
 
 /* txonly: every frame the app owns holds the test frame; only seq changes */

@@ -199,4 +199,11 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
 	     const volatile int *stop, struct xskb_result *r, char *err);
 
+/*
+ * Do pkt_size frames fit AF_XDP frames of frame_size with headroom (and
+ * XDP_USE_SG)?  -EINVAL with the reason; for options before a socket too
+ */
+int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
+		     __u32 headroom, bool sg, bool own_env, char *err);
+
 #endif /* XSK_BENCH_H */

@@ -270,8 +270,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'c':
-			if (cli_u32(TOOL, "--cpu", optarg, 0,
-				    CPUSTAT_MAX_CPUS - 1, &cpu))
+			if (cli_cpu(TOOL, "--cpu", optarg, &cpu))
 				return 2;
 			break;
 		case 'j':
@@ -347,10 +346,8 @@ int main(int argc, char **argv)
 			  2 * rc[i].prog_ns / rc[i].prog_runs : NAN;
 	}
 	done = i;
-	if (!done) {
-		fprintf(stderr, TOOL ": interrupted before the first run was done: nothing to report\n");
-		goto out;
-	}
+	if (!done)
+		goto out;	/* interrupted: said below */
 	if (done < runs)
 		fprintf(stderr, TOOL ": interrupted: %u of %u runs per mode done, reported below\n",
 			done, runs);
@@ -365,9 +362,7 @@ int main(int argc, char **argv)
 		json_begin_object(&j);
 		json_kv_string(&j, "tool", "softirq_probe");
 		json_kv_bool(&j, "interrupted", cli_stop);
-		json_kv_string(&j, "run_lock", !lock.concurrent ? "exclusive" :
-			       lock.others_seen ? "concurrent-seen" :
-			       "concurrent-allowed");
+		json_kv_string(&j, "run_lock", cli_lock_state(&lock));
 		json_kv_u64(&j, "runs", runs);
 		json_kv_u64(&j, "frames_per_run", nframes);
 		json_kv_u64(&j, "cpu", cpu);
@@ -426,6 +421,8 @@ int main(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	if (ret && cli_stop)
+		fprintf(stderr, TOOL ": interrupted before the first run was done: nothing to report\n");
 	if (link_fd >= 0)
 		close(link_fd);
 	xsk_prog_bpf__destroy(dut);

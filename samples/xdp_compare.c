@@ -108,8 +108,9 @@ static const char *const opt_opts[] = { "count", "rate_pps" };
 /* The names xdp_sweep writes */
 static const char *const units[] = { "ns", "insns", NULL };
 static const char *const napis[] = { "default", "threaded", NULL };
-static const char *const run_locks[] = { "exclusive", "concurrent-allowed",
-					 "concurrent-seen", NULL };
+static const char *const run_locks[] = { "exclusive", "exclusive-overlapped",
+					 "concurrent-allowed", "concurrent-seen",
+					 NULL };
 static const char *const modes[] = { "native", "generic", NULL };
 static const char *const stacks[] = { "af_xdp", "tpacket_v3", "tpacket_v2",
 				      "recvmmsg", NULL };

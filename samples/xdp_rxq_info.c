@@ -32,6 +32,7 @@ struct config {
 	bool json;
 	bool no_prog_cost;
 	bool allow_concurrent;
+	bool interval_given;
 	struct cli_lock lock;
 };
 
@@ -185,7 +186,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->o.threaded_napi = true;
 			break;
 		case O_GENCPU:
-			if (cli_u32("xdp_rxq_info", "--gen-cpu", optarg, 0, RXQ_MAX_CPUS - 1, &u))
+			if (cli_cpu("xdp_rxq_info", "--gen-cpu", optarg, &u))
 				return -EINVAL;
 			cfg->o.gen_cpu = u;
 			break;
@@ -193,6 +194,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (cli_double("xdp_rxq_info", "--interval", optarg, 0.1, 3600,
 				       &cfg->interval))
 				return -EINVAL;
+			cfg->interval_given = true;
 			break;
 		case 'd':
 			if (cli_double("xdp_rxq_info", "--duration", optarg, 0.1, 86400,
@@ -229,6 +231,13 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
 			      cfg->o.threaded_napi)) {
 		fprintf(stderr, "xdp_rxq_info: --size, --flows, --rate, --count, --mtu and --threaded apply to the own veth pair, not to -i\n");
+		return -EINVAL;
+	}
+	if (cli_size_fits_mtu("xdp_rxq_info", cfg->o.pkt_size, cfg->o.mtu))
+		return -EINVAL;
+	if (cfg->interval_given && cfg->interval > cfg->duration) {
+		fprintf(stderr, "xdp_rxq_info: --interval %g is longer than --duration %g: nothing would be printed before the end\n",
+			cfg->interval, cfg->duration);
 		return -EINVAL;
 	}
 	if (cfg->o.ifname && !if_nametoindex(cfg->o.ifname)) {
@@ -389,8 +398,7 @@ static void print_json(const struct config *cfg, struct rxq_bench *b,
 	json_kv_double(w, "foreign_frac", r->foreign_frac);
 	json_kv_bool(w, "disturbed", r->disturbed);
 	json_kv_bool(w, "interrupted", cli_stop);
-	json_kv_string(w, "run_lock", !l->concurrent ? "exclusive" :
-		       l->others_seen ? "concurrent-seen" : "concurrent-allowed");
+	json_kv_string(w, "run_lock", cli_lock_state(l));
 	json_end_object(w);
 	json_finish(w);
 }

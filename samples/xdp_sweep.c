@@ -135,6 +135,9 @@ struct config {
 	unsigned int stk[NR_STACKS];
 	bool actions_given;
 	bool sizes_given;
+	bool flows_given;
+	bool full_given;
+	bool duration_given;
 	/* exact cost mode (Documentation/exact_cost.rst) */
 	__u64 count;		/* counted runs: exactly this many frames */
 	__u64 rate;		/* paced: frames per second, one per call */
@@ -369,8 +372,13 @@ static int parse_rxdrop(const char *arg, struct config *cfg)
 		for (k = 0; k < cfg->nstk; k++)
 			if (cfg->stk[k] == rxdrop_modes[i].def)
 				break;
-		if (k == cfg->nstk)
-			cfg->stk[cfg->nstk++] = rxdrop_modes[i].def;
+		if (k < cfg->nstk) {
+			fprintf(stderr, "xdp_sweep: --rxdrop: '%s' is given twice (zc is zerocopy)\n",
+				tok);
+			ret = -EINVAL;
+			break;
+		}
+		cfg->stk[cfg->nstk++] = rxdrop_modes[i].def;
 	}
 	free(dup);
 	if (!ret && !cfg->nstk) {
@@ -448,10 +456,12 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (parse_list("--flows", optarg, &cfg->flows,
 				       one_flows, "a number of flows in 1..4096"))
 				return -EINVAL;
+			cfg->flows_given = true;
 			break;
 		case O_FULL:
 			set_list(&cfg->sizes, full_sizes, 4);
 			set_list(&cfg->flows, full_flows, 3);
+			cfg->full_given = true;
 			break;
 		case 'r':
 			if (cli_u32("xdp_sweep", "--repeat", optarg, 1, MAX_REPEAT,
@@ -462,6 +472,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			if (cli_double("xdp_sweep", "--duration", optarg, 0.1, 3600,
 				       &cfg->duration))
 				return -EINVAL;
+			cfg->duration_given = true;
 			break;
 		case 'w':
 			if (cli_double("xdp_sweep", "--warmup", optarg, 0, 60, &cfg->warmup))
@@ -557,6 +568,25 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_no_more_args("xdp_sweep", argc, argv))
 		return -EINVAL;
+	if (cfg->full_given && (cfg->sizes_given || cfg->flows_given)) {
+		fprintf(stderr, "xdp_sweep: --full sets the sizes and the flows: not with --sizes or --flows\n");
+		return -EINVAL;
+	}
+	if (cfg->count && cfg->duration_given) {
+		fprintf(stderr, "xdp_sweep: --duration: counted runs (--count) last as long as their frames take\n");
+		return -EINVAL;
+	}
+	if ((cfg->stacks || cfg->nstk) && cfg->sizes_given) {
+		unsigned int z;
+
+		for (z = 0; z < cfg->sizes.n && cfg->sizes.v[z] > 1514; z++)
+			;
+		if (z == cfg->sizes.n) {
+			fprintf(stderr, "xdp_sweep: %s: no size up to 1514 in --sizes\n",
+				cfg->stacks ? "--stacks" : "--rxdrop");
+			return -EINVAL;
+		}
+	}
 	if (!cfg->ab && (cfg->b_loop_k || cfg->b_spin_n || cfg->cmd[0] ||
 			 cfg->cmd[1] || cfg->b_opts)) {
 		fprintf(stderr, "xdp_sweep: --b-loop, --b-spin, --b-opts, --a-cmd and --b-cmd need --ab\n");
@@ -992,9 +1022,7 @@ static int write_json(const char *path, const struct config *cfg,
 	json_kv_string(&j, "version", VERSION);
 	json_kv_string(&j, "started", started);
 	json_kv_bool(&j, "interrupted", cli_stop);
-	json_kv_string(&j, "run_lock", !cfg->lock->concurrent ? "exclusive" :
-		       cfg->lock->others_seen ? "concurrent-seen" :
-		       "concurrent-allowed");
+	json_kv_string(&j, "run_lock", cli_lock_state(cfg->lock));
 	env_json(&j, ghz, cfg);
 	json_key(&j, "options");
 	json_begin_object(&j);
@@ -1531,6 +1559,9 @@ int main(int argc, char **argv)
 	set_list(&cfg.flows, def_flows, 1);
 	if (parse_args(argc, argv, &cfg))
 		return 2;
+	/* B's options too, before anything is set up or waited for */
+	if (cfg.ab && side_b(&cfg, &side[1]))
+		return 2;
 	if (geteuid()) {
 		fprintf(stderr, "xdp_sweep: needs root (XDP, BPF, network namespaces)\n");
 		return 1;
@@ -1560,13 +1591,9 @@ int main(int argc, char **argv)
 		cfg.nstk = NR_COMPARED;
 	}
 	if (cfg.nstk) {
+		/* parse_args() saw to a size up to 1514 */
 		for (z = 0; z < cfg.sizes.n; z++)
 			nsps += cfg.sizes.v[z] <= 1514 ? cfg.nstk : 0;
-		if (!nsps) {
-			fprintf(stderr, "xdp_sweep: %s: no size up to 1514 in --sizes\n",
-				cfg.stacks ? "--stacks" : "--rxdrop");
-			return 2;
-		}
 		sps = calloc(nsps, sizeof(*sps));
 		if (!sps)
 			return 1;

@@ -134,6 +134,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 	};
 	double secs;
 	__u64 v;
+	__u32 u;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:q:s:f:n:d:r:c:jh", opts,
@@ -195,15 +196,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 				cfg->o.cpu = -1;
 				break;
 			}
-			if (cli_u64("xdp_trafficgen", "--cpu", optarg, 0, CPU_SETSIZE - 1, &v))
+			if (cli_cpu("xdp_trafficgen", "--cpu", optarg, &u))
 				return -EINVAL;
-			if (v >= (__u64)sysconf(_SC_NPROCESSORS_ONLN)) {
-				fprintf(stderr, "xdp_trafficgen: --cpu: CPU %llu is not online (%ld CPUs)\n",
-					(unsigned long long)v,
-					sysconf(_SC_NPROCESSORS_ONLN));
-				return -EINVAL;
-			}
-			cfg->o.cpu = v;
+			cfg->o.cpu = u;
 			break;
 		case 'M':
 			if (cli_u64("xdp_trafficgen", "--mtu", optarg, 68, 65535, &v))
@@ -239,11 +234,8 @@ static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
 		fprintf(stderr, "xdp_trafficgen: --mtu: only for the private pair, not with -i\n");
 		return -EINVAL;
 	}
-	if (*mtu && cfg->o.pkt_size > *mtu + 14) {
-		fprintf(stderr, "xdp_trafficgen: --size %u does not fit --mtu %u (frames up to MTU + 14 = %u bytes)\n",
-			cfg->o.pkt_size, *mtu, *mtu + 14);
+	if (cli_size_fits_mtu("xdp_trafficgen", cfg->o.pkt_size, *mtu))
 		return -EINVAL;
-	}
 	if (!cfg->o.count && !cfg->o.duration_ns)
 		cfg->o.duration_ns = 10 * 1000000000ULL;
 	return 0;
@@ -271,8 +263,7 @@ static void report(const struct config *cfg, const struct tgen_result *r,
 		       (unsigned long long)cfg->o.rate_pps, cfg->o.cpu,
 		       (unsigned long long)r->sent, secs, r->pps,
 		       (unsigned long long)r->cpu_ns, ns, ns * ghz, ghz,
-		       cli_stop ? "true" : "false", !l->concurrent ? "exclusive" :
-		       l->others_seen ? "concurrent-seen" : "concurrent-allowed");
+		       cli_stop ? "true" : "false", cli_lock_state(l));
 		if (sc)
 			printf(",\"sink\":{\"packets\":%llu,\"bytes\":%llu,"
 			       "\"other\":%llu,\"min_len\":%u,\"max_len\":%u}",

@@ -159,7 +159,6 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	bool copy = false;
 	enum xsk_mode m;
 	__u32 v;
@@ -270,8 +269,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case O_APPCPU:
 		case O_GENCPU:
-			if (cli_u32("xdpsock", c == O_APPCPU ? "--app-cpu" : "--gen-cpu",
-				    optarg, 0, ncpus - 1, &v))
+			if (cli_cpu("xdpsock", c == O_APPCPU ? "--app-cpu" : "--gen-cpu",
+				    optarg, &v))
 				return -EINVAL;
 			if (c == O_APPCPU)
 				cfg->o.app_cpu = v;
@@ -370,6 +369,27 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	if (!cfg->o.busy_poll && cfg->o.busy_poll_us) {
 		fprintf(stderr, "xdpsock: --busy-poll-us needs -B\n");
 		return -EINVAL;
+	}
+	if (cfg->o.ifname && !if_nametoindex(cfg->o.ifname)) {
+		fprintf(stderr, "xdpsock: --interface: no interface '%s' in this network namespace\n",
+			cfg->o.ifname);
+		return -EINVAL;
+	}
+	if (cfg->o.stall_ms && (cfg->o.kind == XSKB_TXONLY || cfg->o.ifname)) {
+		fprintf(stderr, "xdpsock: --stall-ms holds the app back behind the own pair's generator: not with -t or -i\n");
+		return -EINVAL;
+	}
+	if (!cfg->o.afpacket) {
+		struct xskb_opts o = cfg->o;
+		char err[XSK_ERRLEN];
+
+		o.pkt_size = o.pkt_size ?: 64;
+		if (xskb_check_sizes(&o, o.port.sock.frame_size ?: XSK_DEF_FRAME_SIZE,
+				     o.port.sock.headroom, o.port.sock.multi_buffer,
+				     !o.ifname, err)) {
+			fprintf(stderr, "xdpsock: %s\n", err);
+			return -EINVAL;
+		}
 	}
 	if (cfg->o.app_cpu >= 0 && cfg->o.app_cpu == cfg->o.gen_cpu &&
 	    !cfg->o.ifname)
@@ -470,9 +490,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_string(&j, "tool", "xdpsock");
 	json_kv_string(&j, "version", VERSION);
 	json_kv_bool(&j, "interrupted", cli_stop);
-	json_kv_string(&j, "run_lock", !run_lock.concurrent ? "exclusive" :
-		       run_lock.others_seen ? "concurrent-seen" :
-		       "concurrent-allowed");
+	json_kv_string(&j, "run_lock", cli_lock_state(&run_lock));
 	json_kv_string(&j, "benchmark", xskb_kind_name(o->kind));
 	json_kv_string(&j, "interface", xskb_ifname(b));
 	json_kv_bool(&j, "own_pair", xskb_own_env(b));

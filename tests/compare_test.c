@@ -738,7 +738,7 @@ TEST_F(cmp, not_clean_runs)
 
 	refused(self, _metadata, "\"run_lock\": \"exclusive\"",
 		"\"run_lock\": \"shared\"",
-		": not a valid sweep result: run_lock is \"shared\", not one of exclusive, concurrent-allowed, concurrent-seen");
+		": not a valid sweep result: run_lock is \"shared\", not one of exclusive, exclusive-overlapped, concurrent-allowed, concurrent-seen");
 }
 
 /* Another tool's JSON with the sweep's schema line is still not a sweep */
