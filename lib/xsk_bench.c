@@ -65,6 +65,11 @@ struct xsk_bench {
 	/* with verify: a packet's bytes (rxdrop) */
 	unsigned char *buf;
 	__u64 rx_bad, rx_bytes, rx_kicks;
+	/*
+	 * -B: this iteration's recvfrom() ran the NAPI and it put frames on
+	 * the RX ring: the iteration did the receive work, it is busy
+	 */
+	bool kick_found;
 	/* AF_PACKET: tp_drops and frames left in the ring, this window */
 	__u64 afp_drops, afp_left;
 };
@@ -429,6 +434,7 @@ static void rx_idle(struct xsk_bench *b, struct xsk_socket *xs)
 	} else if (b->o.busy_poll) {
 		recvfrom(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		b->rx_kicks++;
+		b->kick_found = xring_cons_nb_avail(&xs->rx, 1);
 	} else if (xsk_kick_fill(xs)) {
 		b->rx_kicks++;
 	}
@@ -790,6 +796,7 @@ struct window {
 	uint64_t cpu;		/* the app thread's */
 	__u64 cpu_clock;	/* CLOCK_THREAD_CPUTIME_ID (counted runs) */
 	__u64 tx_kicks, rx_kicks;
+	__u64 afp_syscalls;
 	__u64 tx_descs;
 };
 
@@ -801,6 +808,24 @@ static __u64 thread_clock_ns(void)
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
 	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+/*
+ * The loop's counts where its window ends: lp's, with the frames and the
+ * syscalls since the window opened (w)
+ */
+static void loop_end(const struct xsk_bench *b, const struct counters *c,
+		     const struct window *w, const struct xskb_loop *lp,
+		     struct xskb_loop *l)
+{
+	*l = *lp;
+	l->frames = b->o.kind == XSKB_TXONLY ? c->tx - w->s.tx_packets :
+					       c->rx - w->s.rx_packets;
+	l->syscalls = b->rx_kicks - w->rx_kicks;
+	if (b->xs)
+		l->syscalls += b->xs->stats.tx_kicks - w->tx_kicks;
+	if (b->afp)
+		l->syscalls += afp_rx_syscalls(b->afp) - w->afp_syscalls;
 }
 
 static void window_open(struct xsk_bench *b, const struct counters *c,
@@ -818,6 +843,7 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	w->tx_kicks = b->xs ? b->xs->stats.tx_kicks : 0;
 	w->tx_descs = b->xs ? b->xs->stats.tx_descs : 0;
 	w->rx_kicks = b->rx_kicks;
+	w->afp_syscalls = b->afp ? afp_rx_syscalls(b->afp) : 0;
 	b->rx_bad = 0;
 	b->rx_bytes = 0;
 }
@@ -969,9 +995,11 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	struct window w;
 	struct fin f;
 	struct tgen_thread g = { .done = 1 };
+	struct xskb_loop lp = {}, lend = {};
 	pid_t tid = syscall(SYS_gettid);
 	__u64 start, wend, end, next, idle_since, seq = 0, drain;
 	__u64 best = 0, last_comp = 0, last_t = 0, last_cpu = 0, loop_drops;
+	__u64 tsc, tsc_prev;
 	uint64_t cpu1 = 0;
 	bool in_window, moved = false;
 	int ret, cpu;
@@ -1021,6 +1049,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	/* Tests: the rings fill and overflow while the app sleeps */
 	if (b->o.stall_ms)
 		usleep(b->o.stall_ms * 1000ULL);
+	tsc_prev = tsc_read();
 	while (!(stop && *stop)) {
 		__u32 n = 0;
 		__u64 now;
@@ -1041,8 +1070,14 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			c.tx += n;
 			break;
 		}
-		/* The clock is read once per batch, or per idle turn */
+		/*
+		 * The clock is read once per batch, or per idle turn; the TSC
+		 * too, for the busy/idle split: the interval since the last
+		 * read is this iteration's
+		 */
 		now = mono_ns();
+		tsc = tsc_read();
+		lp.batches += !!n;
 		if (b->xs && b->xs->stats.tx_completed != last_comp) {
 			last_comp = b->xs->stats.tx_completed;
 			n = n ?: 1;
@@ -1053,12 +1088,23 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		} else if (counted && moved) {
 			/*
 			 * The first idle turn after frames moved: a counted
-			 * run's window ends here if nothing moves again
+			 * run's window ends here (before this turn, for the
+			 * loop's counts) if nothing moves again
 			 */
 			moved = false;
 			last_t = idle_since;
 			last_cpu = thread_clock_ns();
+			loop_end(b, &c, &w, &lp, &lend);
 		}
+		if (n || b->kick_found) {
+			lp.busy_iterations++;
+			lp.busy_tsc += tsc - tsc_prev;
+			b->kick_found = false;
+		} else {
+			lp.idle_tsc += tsc - tsc_prev;
+		}
+		lp.iterations++;
+		tsc_prev = tsc;
 		if (!in_window && now >= wend) {
 			/* warm-up over: the window starts here */
 			/* a thread kept off its CPU starts late: a whole window */
@@ -1067,6 +1113,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			window_open(b, &c, tid, sc0, &w);
 			prev = w.s;
 			next = now + (interval_ns ?: end - now);
+			memset(&lp, 0, sizeof(lp));
+			tsc_prev = tsc_read();
 		}
 		if (in_window && interval_ns && now >= next) {
 			snap(b, &c, &cur);
@@ -1085,6 +1133,10 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		last_t = idle_since;
 		last_cpu = thread_clock_ns();
 	}
+	if (!counted || moved)
+		loop_end(b, &c, &w, &lp, &r->loop);
+	else
+		r->loop = lend;
 	r->net_rx_ns = net_rx(b, sc1) - w.net_rx;
 	if (b->sirq)
 		sirq_watch(b->sirq, 0);
