@@ -828,6 +828,17 @@ static void loop_end(const struct xsk_bench *b, const struct counters *c,
 		l->syscalls += afp_rx_syscalls(b->afp) - w->afp_syscalls;
 }
 
+static inline void loop_account(struct xskb_loop *lp, bool busy, __u64 tsc)
+{
+	lp->iterations++;
+	if (busy) {
+		lp->busy_iterations++;
+		lp->busy_tsc += tsc;
+	} else {
+		lp->idle_tsc += tsc;
+	}
+}
+
 static void window_open(struct xsk_bench *b, const struct counters *c,
 			pid_t tid, struct sirq_cpu *sc, struct window *w)
 {
@@ -999,9 +1010,9 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	pid_t tid = syscall(SYS_gettid);
 	__u64 start, wend, end, next, idle_since, seq = 0, drain;
 	__u64 best = 0, last_comp = 0, last_t = 0, last_cpu = 0, loop_drops;
-	__u64 tsc, tsc_prev;
+	__u64 tsc, tsc_prev = 0;
 	uint64_t cpu1 = 0;
-	bool in_window, moved = false;
+	bool in_window, moved = false, busy = false, pending = false;
 	int ret, cpu;
 
 	memset(r, 0, sizeof(*r));
@@ -1049,10 +1060,23 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	/* Tests: the rings fill and overflow while the app sleeps */
 	if (b->o.stall_ms)
 		usleep(b->o.stall_ms * 1000ULL);
-	tsc_prev = tsc_read();
 	while (!(stop && *stop)) {
 		__u32 n = 0;
 		__u64 now;
+
+		/*
+		 * The busy/idle split: the TSC once per iteration, at its top;
+		 * the interval since the last read was the previous
+		 * iteration's.  A read at the end instead would give a
+		 * preemption before the ring is looked at to the busy class
+		 * whenever frames came meanwhile (paced runs on a loaded
+		 * machine: half the time off the CPU)
+		 */
+		tsc = tsc_read();
+		if (pending)
+			loop_account(&lp, busy, tsc - tsc_prev);
+		tsc_prev = tsc;
+		pending = true;
 
 		switch (b->o.kind) {
 		case XSKB_RXDROP:
@@ -1070,13 +1094,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			c.tx += n;
 			break;
 		}
-		/*
-		 * The clock is read once per batch, or per idle turn; the TSC
-		 * too, for the busy/idle split: the interval since the last
-		 * read is this iteration's
-		 */
+		/* The clock is read once per batch, or per idle turn */
 		now = mono_ns();
-		tsc = tsc_read();
 		lp.batches += !!n;
 		if (b->xs && b->xs->stats.tx_completed != last_comp) {
 			last_comp = b->xs->stats.tx_completed;
@@ -1088,23 +1107,16 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		} else if (counted && moved) {
 			/*
 			 * The first idle turn after frames moved: a counted
-			 * run's window ends here (before this turn, for the
-			 * loop's counts) if nothing moves again
+			 * run's window ends here (the loop's counts: before
+			 * this turn) if nothing moves again
 			 */
 			moved = false;
 			last_t = idle_since;
 			last_cpu = thread_clock_ns();
 			loop_end(b, &c, &w, &lp, &lend);
 		}
-		if (n || b->kick_found) {
-			lp.busy_iterations++;
-			lp.busy_tsc += tsc - tsc_prev;
-			b->kick_found = false;
-		} else {
-			lp.idle_tsc += tsc - tsc_prev;
-		}
-		lp.iterations++;
-		tsc_prev = tsc;
+		busy = n || b->kick_found;
+		b->kick_found = false;
 		if (!in_window && now >= wend) {
 			/* warm-up over: the window starts here */
 			/* a thread kept off its CPU starts late: a whole window */
@@ -1114,7 +1126,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			prev = w.s;
 			next = now + (interval_ns ?: end - now);
 			memset(&lp, 0, sizeof(lp));
-			tsc_prev = tsc_read();
+			pending = false;
 		}
 		if (in_window && interval_ns && now >= next) {
 			snap(b, &c, &cur);
@@ -1128,6 +1140,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			      now >= end)
 			break;
 	}
+	if (pending)
+		loop_account(&lp, busy, tsc_read() - tsc_prev);
 	own_cpu_ns(tid, &cpu1);
 	if (counted && moved) {
 		last_t = idle_since;

@@ -127,9 +127,10 @@ struct xskb_acct {
  * The application loop's busy/idle split, in the window (as OVS's
  * pmd-stats-show): an iteration is one call of the kind's batch function
  * and what follows it in the loop; it is busy when it found work (frames
- * received or sent, or TX completions taken).  The TSC is read once per
- * iteration, at its end: the interval since the previous read is that
- * iteration's, busy or idle.  poll()'s wait (-p) is in idle iterations.
+ * received or sent, TX completions taken, or with -B a recvfrom() that
+ * put frames on the RX ring).  The TSC is read once per iteration, at its
+ * top, before the rings are looked at: the interval to the next read is
+ * that iteration's, busy or idle.  poll()'s wait (-p) is in idle ones.
  */
 struct xskb_loop {
 	__u64 iterations;
