@@ -68,6 +68,7 @@ struct afp_sock {
 	unsigned int cur;
 	unsigned int room;	/* send: the largest frame */
 	char *bufs;		/* recvmmsg() and sendmmsg() */
+	__u64 rx_syscalls;	/* afp_rx()'s poll() and recvmmsg() */
 };
 
 static const char * const names[] = {
@@ -346,6 +347,11 @@ int afp_fd(const struct afp_sock *s)
 	return s->fd;
 }
 
+__u64 afp_rx_syscalls(const struct afp_sock *s)
+{
+	return s->rx_syscalls;
+}
+
 /* The ring's block (V3 receive) or frame i; the next one after cur */
 static void *ring_slot(const struct afp_sock *s, unsigned int i)
 {
@@ -373,6 +379,7 @@ static int wait_in(struct afp_sock *s, int timeout_ms)
 	struct pollfd p = { .fd = s->fd, .events = POLLIN };
 	int n = poll(&p, 1, timeout_ms);
 
+	s->rx_syscalls++;
 	return n < 0 ? -errno : n;
 }
 
@@ -433,6 +440,7 @@ static int rx_mmsg(struct afp_sock *s, unsigned int max, afp_frame_fn fn,
 		mmsg_init(&msg[i], &iov[i], s->bufs + (size_t)i * MMSG_SIZE,
 			  MMSG_SIZE);
 	n = recvmmsg(s->fd, msg, max, MSG_DONTWAIT, NULL);
+	s->rx_syscalls++;
 	if (n < 0)
 		return errno == EAGAIN ? 0 : -errno;
 	for (i = 0; fn && i < (unsigned int)n; i++)

@@ -62,6 +62,8 @@ enum afp_backend afp_backend(const struct afp_sock *s);
 /* The backend in use, by the name of its direction ("sendmmsg" on TX) */
 const char *afp_sock_name(const struct afp_sock *s);
 int afp_fd(const struct afp_sock *s);
+/* The syscalls afp_rx() made (poll(), recvmmsg()), cumulative */
+__u64 afp_rx_syscalls(const struct afp_sock *s);
 
 /* Called for each frame received: its bytes and length */
 typedef void (*afp_frame_fn)(const void *data, __u32 len, void *ctx);

@@ -22,23 +22,15 @@ uint64_t mono_ns(void)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-static uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
 double tsc_ghz_measure(unsigned int ms)
 {
 	uint64_t t0, c0, t1, c1;
 
 	t0 = mono_ns();
-	c0 = rdtsc();
+	c0 = tsc_read();
 	usleep(ms * 1000);
 	t1 = mono_ns();
-	c1 = rdtsc();
+	c1 = tsc_read();
 	return (double)(c1 - c0) / (double)(t1 - t0);
 }
 #else

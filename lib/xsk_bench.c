@@ -65,6 +65,11 @@ struct xsk_bench {
 	/* with verify: a packet's bytes (rxdrop) */
 	unsigned char *buf;
 	__u64 rx_bad, rx_bytes, rx_kicks;
+	/*
+	 * -B: this iteration's recvfrom() ran the NAPI and it put frames on
+	 * the RX ring: the iteration did the receive work, it is busy
+	 */
+	bool kick_found;
 	/* AF_PACKET: tp_drops and frames left in the ring, this window */
 	__u64 afp_drops, afp_left;
 };
@@ -434,6 +439,7 @@ static void rx_idle(struct xsk_bench *b, struct xsk_socket *xs)
 	} else if (b->o.busy_poll) {
 		recvfrom(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		b->rx_kicks++;
+		b->kick_found = xring_cons_nb_avail(&xs->rx, 1);
 	} else if (xsk_kick_fill(xs)) {
 		b->rx_kicks++;
 	}
@@ -795,6 +801,7 @@ struct window {
 	uint64_t cpu;		/* the app thread's */
 	__u64 cpu_clock;	/* CLOCK_THREAD_CPUTIME_ID (counted runs) */
 	__u64 tx_kicks, rx_kicks;
+	__u64 afp_syscalls;
 	__u64 tx_descs;
 };
 
@@ -806,6 +813,35 @@ static __u64 thread_clock_ns(void)
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
 	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+/*
+ * The loop's counts where its window ends: lp's, with the frames and the
+ * syscalls since the window opened (w)
+ */
+static void loop_end(const struct xsk_bench *b, const struct counters *c,
+		     const struct window *w, const struct xskb_loop *lp,
+		     struct xskb_loop *l)
+{
+	*l = *lp;
+	l->frames = b->o.kind == XSKB_TXONLY ? c->tx - w->s.tx_packets :
+					       c->rx - w->s.rx_packets;
+	l->syscalls = b->rx_kicks - w->rx_kicks;
+	if (b->xs)
+		l->syscalls += b->xs->stats.tx_kicks - w->tx_kicks;
+	if (b->afp)
+		l->syscalls += afp_rx_syscalls(b->afp) - w->afp_syscalls;
+}
+
+static inline void loop_account(struct xskb_loop *lp, bool busy, __u64 tsc)
+{
+	lp->iterations++;
+	if (busy) {
+		lp->busy_iterations++;
+		lp->busy_tsc += tsc;
+	} else {
+		lp->idle_tsc += tsc;
+	}
 }
 
 static void window_open(struct xsk_bench *b, const struct counters *c,
@@ -823,6 +859,7 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	w->tx_kicks = b->xs ? b->xs->stats.tx_kicks : 0;
 	w->tx_descs = b->xs ? b->xs->stats.tx_descs : 0;
 	w->rx_kicks = b->rx_kicks;
+	w->afp_syscalls = b->afp ? afp_rx_syscalls(b->afp) : 0;
 	b->rx_bad = 0;
 	b->rx_bytes = 0;
 }
@@ -974,11 +1011,13 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	struct window w;
 	struct fin f;
 	struct tgen_thread g = { .done = 1 };
+	struct xskb_loop lp = {}, lend = {};
 	pid_t tid = syscall(SYS_gettid);
 	__u64 start, wend, end, next, idle_since, seq = 0, drain;
 	__u64 best = 0, last_comp = 0, last_t = 0, last_cpu = 0, loop_drops;
+	__u64 tsc, tsc_prev = 0;
 	uint64_t cpu1 = 0;
-	bool in_window, moved = false;
+	bool in_window, moved = false, busy = false, pending = false;
 	int ret, cpu;
 
 	memset(r, 0, sizeof(*r));
@@ -1030,6 +1069,20 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		__u32 n = 0;
 		__u64 now;
 
+		/*
+		 * The busy/idle split: the TSC once per iteration, at its top;
+		 * the interval since the last read was the previous
+		 * iteration's.  A read at the end instead would give a
+		 * preemption before the ring is looked at to the busy class
+		 * whenever frames came meanwhile (paced runs on a loaded
+		 * machine: half the time off the CPU)
+		 */
+		tsc = tsc_read();
+		if (pending)
+			loop_account(&lp, busy, tsc - tsc_prev);
+		tsc_prev = tsc;
+		pending = true;
+
 		switch (b->o.kind) {
 		case XSKB_RXDROP:
 			n = rxdrop_batch(b);
@@ -1048,6 +1101,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		}
 		/* The clock is read once per batch, or per idle turn */
 		now = mono_ns();
+		lp.batches += !!n;
 		if (b->xs && b->xs->stats.tx_completed != last_comp) {
 			last_comp = b->xs->stats.tx_completed;
 			n = n ?: 1;
@@ -1058,12 +1112,16 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		} else if (counted && moved) {
 			/*
 			 * The first idle turn after frames moved: a counted
-			 * run's window ends here if nothing moves again
+			 * run's window ends here (the loop's counts: before
+			 * this turn) if nothing moves again
 			 */
 			moved = false;
 			last_t = idle_since;
 			last_cpu = thread_clock_ns();
+			loop_end(b, &c, &w, &lp, &lend);
 		}
+		busy = n || b->kick_found;
+		b->kick_found = false;
 		if (!in_window && now >= wend) {
 			/* warm-up over: the window starts here */
 			/* a thread kept off its CPU starts late: a whole window */
@@ -1072,6 +1130,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			window_open(b, &c, tid, sc0, &w);
 			prev = w.s;
 			next = now + (interval_ns ?: end - now);
+			memset(&lp, 0, sizeof(lp));
+			pending = false;
 		}
 		if (in_window && interval_ns && now >= next) {
 			snap(b, &c, &cur);
@@ -1085,11 +1145,17 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			      now >= end)
 			break;
 	}
+	if (pending)
+		loop_account(&lp, busy, tsc_read() - tsc_prev);
 	own_cpu_ns(tid, &cpu1);
 	if (counted && moved) {
 		last_t = idle_since;
 		last_cpu = thread_clock_ns();
 	}
+	if (!counted || moved)
+		loop_end(b, &c, &w, &lp, &r->loop);
+	else
+		r->loop = lend;
 	r->net_rx_ns = net_rx(b, sc1) - w.net_rx;
 	if (b->sirq)
 		sirq_watch(b->sirq, 0);

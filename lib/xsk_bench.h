@@ -123,6 +123,28 @@ struct xskb_acct {
 					 * (native XDP on veth) */
 };
 
+/*
+ * The application loop's busy/idle split, in the window (as OVS's
+ * pmd-stats-show): an iteration is one call of the kind's batch function
+ * and what follows it in the loop; it is busy when it found work (frames
+ * received or sent, TX completions taken, or with -B a recvfrom() that
+ * put frames on the RX ring).  The TSC is read once per iteration, at its
+ * top, before the rings are looked at: the interval to the next read is
+ * that iteration's, busy or idle.  poll()'s wait (-p) is in idle ones.
+ */
+struct xskb_loop {
+	__u64 iterations;
+	__u64 busy_iterations;
+	__u64 batches;		/* iterations that moved frames (the busy
+				 * ones less those that took completions only) */
+	__u64 busy_tsc;		/* TSC cycles in busy iterations */
+	__u64 idle_tsc;		/* and in the others */
+	__u64 frames;		/* the loop's: taken off the RX ring (rxdrop,
+				 * l2fwd) or queued for TX (txonly) */
+	__u64 syscalls;		/* the loop's sendto(), recvfrom(), poll()
+				 * and AF_PACKET's recvmmsg() */
+};
+
 struct xskb_result {
 	__u64 duration_ns;	/* the window: counted runs, from its start
 				 * to the last frame that moved (not the
@@ -141,6 +163,7 @@ struct xskb_result {
 	__u64 rx_bytes;		/* with verify (rxdrop) */
 	__u64 rx_bad;		/* with verify: wrong length or bytes */
 	__u64 tx_kicks, rx_kicks;
+	struct xskb_loop loop;
 	/* the application thread */
 	__u64 app_cpu_ns;
 	__u64 app_softirq_ns;	/* softirqs (every vector) that ran on its

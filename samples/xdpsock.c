@@ -426,6 +426,85 @@ static void print_interval(const struct xskb_snap *a, const struct xskb_snap *b,
 	fflush(stdout);
 }
 
+/* The loop's figures, derived from struct xskb_loop */
+struct loop_fig {
+	bool split;		/* the TSC moved: busy_share is known */
+	bool per_pkt;		/* and frames moved */
+	double busy_share;	/* of the loop's TSC cycles */
+	double busy_iter_share;
+	double frames_per_batch;
+	double busy_cycles_per_pkt, total_cycles_per_pkt;
+	double busy_ns_per_pkt, total_ns_per_pkt;
+	double syscalls_per_pkt;
+};
+
+static void loop_figures(const struct xskb_loop *l, double ghz,
+			 struct loop_fig *f)
+{
+	__u64 tsc = l->busy_tsc + l->idle_tsc;
+
+	memset(f, 0, sizeof(*f));
+	f->split = tsc;
+	f->per_pkt = tsc && l->frames && ghz > 0;
+	if (f->split)
+		f->busy_share = (double)l->busy_tsc / tsc;
+	if (l->iterations)
+		f->busy_iter_share = (double)l->busy_iterations / l->iterations;
+	if (l->batches)
+		f->frames_per_batch = (double)l->frames / l->batches;
+	if (!l->frames)
+		return;
+	f->syscalls_per_pkt = (double)l->syscalls / l->frames;
+	f->busy_cycles_per_pkt = (double)l->busy_tsc / l->frames;
+	f->total_cycles_per_pkt = (double)tsc / l->frames;
+	if (ghz > 0) {
+		f->busy_ns_per_pkt = f->busy_cycles_per_pkt / ghz;
+		f->total_ns_per_pkt = f->total_cycles_per_pkt / ghz;
+	}
+}
+
+static void json_kv_double_if(struct json *j, const char *key, bool known,
+			      double v)
+{
+	json_key(j, key);
+	if (known)
+		json_double(j, v);
+	else
+		json_null(j);
+}
+
+/* loop: the app loop's busy/idle split (xsk_bench.h, struct xskb_loop) */
+static void json_loop(struct json *j, const struct xskb_result *r, double ghz)
+{
+	const struct xskb_loop *l = &r->loop;
+	struct loop_fig f;
+
+	loop_figures(l, ghz, &f);
+	json_key(j, "loop");
+	json_begin_object(j);
+	json_kv_u64(j, "iterations", l->iterations);
+	json_kv_u64(j, "busy_iterations", l->busy_iterations);
+	json_kv_double(j, "busy_iteration_share", f.busy_iter_share);
+	json_kv_u64(j, "busy_tsc_cycles", l->busy_tsc);
+	json_kv_u64(j, "idle_tsc_cycles", l->idle_tsc);
+	json_kv_double_if(j, "busy_share", f.split, f.busy_share);
+	json_kv_u64(j, "frames", l->frames);
+	json_kv_u64(j, "batches", l->batches);
+	json_kv_double_if(j, "frames_per_batch", l->batches,
+			  f.frames_per_batch);
+	json_kv_double_if(j, "processing_ns_per_pkt", f.per_pkt,
+			  f.busy_ns_per_pkt);
+	json_kv_double_if(j, "total_ns_per_pkt", f.per_pkt, f.total_ns_per_pkt);
+	json_kv_double_if(j, "processing_tsc_cycles_per_pkt", f.per_pkt,
+			  f.busy_cycles_per_pkt);
+	json_kv_double_if(j, "total_tsc_cycles_per_pkt", f.per_pkt,
+			  f.total_cycles_per_pkt);
+	json_kv_u64(j, "syscalls", l->syscalls);
+	json_kv_double_if(j, "syscalls_per_pkt", l->frames,
+			  f.syscalls_per_pkt);
+	json_end_object(j);
+}
+
 /* accounting: every frame in one bucket (xsk_bench.h, struct xskb_acct) */
 static void json_accounting(struct json *j, const struct xsk_bench *b,
 			    const struct xskb_result *r)
@@ -568,6 +647,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_double(&j, "tsc_ghz", ghz);
 	json_kv_u64(&j, "tx_kicks", r->tx_kicks);
 	json_kv_u64(&j, "rx_kicks", r->rx_kicks);
+	json_loop(&j, r, ghz);
 	json_key(&j, "placement");
 	json_begin_object(&j);
 	json_kv_s64(&j, "app_cpu_asked", o->app_cpu);
@@ -668,6 +748,33 @@ static void text_tx_accounting(const struct xskb_result *r)
 	balance_line(a->tx_unaccounted);
 }
 
+static void text_loop(const struct xskb_opts *o, const struct xskb_result *r,
+		      double ghz)
+{
+	const struct xskb_loop *l = &r->loop;
+	struct loop_fig f;
+
+	loop_figures(l, ghz, &f);
+	if (!f.split) {
+		printf("  loop            %llu iterations, %llu found work; no TSC: no busy/idle split\n",
+		       (unsigned long long)l->iterations,
+		       (unsigned long long)l->busy_iterations);
+		return;
+	}
+	printf("  loop            busy %.1f%% of the TSC over %.4g iterations (%.1f%% found work), %.1f frames/batch,\n",
+	       100 * f.busy_share, (double)l->iterations,
+	       100 * f.busy_iter_share, f.frames_per_batch);
+	if (f.per_pkt)
+		printf("                  processing %.1f ns/pkt vs %.1f total (%.0f vs %.0f TSC cycles), %.3g syscalls/pkt%s\n",
+		       f.busy_ns_per_pkt, f.total_ns_per_pkt,
+		       f.busy_cycles_per_pkt, f.total_cycles_per_pkt,
+		       f.syscalls_per_pkt,
+		       o->poll ? " (poll()'s wait is idle)" : "");
+	else
+		printf("                  no frames: nothing per packet; %llu syscalls\n",
+		       (unsigned long long)l->syscalls);
+}
+
 static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 			double ghz, const char *warn)
 {
@@ -715,6 +822,7 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 	printf("  app thread      %.1f ns/pkt, %.1f TSC cycles/pkt (schedstat CPU time / packets; TSC %.3f GHz;\n"
 	       "                  the thread busy-polls its rings, so below line rate this is time, not cost)\n",
 	       r->app_ns_per_pkt, r->app_ns_per_pkt * ghz, ghz);
+	text_loop(o, r, ghz);
 	if (r->disturbed)
 		printf("  disturbed       the app thread was on a CPU for %.0f%% of the run only: other tasks took it\n",
 		       r->duration_ns ? 100.0 * r->app_cpu_ns / r->duration_ns : 0);
