@@ -689,9 +689,10 @@ TEST_F(xdpsock, malformed_options)
 		{ "--afpacket=auto --rx-size 256", 2, "not with --afpacket" },
 		{ "stray", 2, "unexpected argument 'stray'" },
 		{ "--nosuch", 2, "unrecognized option '--nosuch'" },
-		{ "-i nosuch0 -d 1", 1, "nosuch0: no such interface" },
-		{ "-t -s 5000 -d 1", 1, "txonly: 5000-byte packets do not fit one 4096-byte frame" },
-		{ "-r -s 9000 -d 1", 1, "use -F (multi-buffer)" },
+		/* refused with the options, before anything is set up */
+		{ "-i nosuch0 -d 1", 2, "--interface: no interface 'nosuch0' in this network namespace" },
+		{ "-t -s 5000 -d 1", 2, "txonly: 5000-byte packets do not fit one 4096-byte frame" },
+		{ "-r -s 9000 -d 1", 2, "use -F (multi-buffer)" },
 	};
 	unsigned int i;
 
