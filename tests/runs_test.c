@@ -170,9 +170,12 @@ TEST(xdp_env_signals)
 	if (!getenv("BIN"))
 		setenv("BIN", "build/bin", 1);
 	/* during the setup of a 4-queue pair (a second or more): no command */
+	/* the signal as soon as its handler is in (SigCgt has SIGINT, 2) */
 	EXPECT_EQ(128 + SIGINT,
 		  run_cmd("d=$(mktemp -d); $BIN/xdp_env --queues 4 -- touch $d/ran 2>&1 & p=$!; "
-			  "sleep 0.3; kill -INT $p; wait $p; rc=$?; ls $d; rm -r $d; exit $rc",
+			  "while m=$(awk '/^SigCgt/ { print $2 }' /proc/$p/status) && "
+			  "[ $(( 0x$m & 2 )) -eq 0 ]; do sleep 0.001; done; "
+			  "kill -INT $p; wait $p; rc=$?; ls $d; rm -r $d; exit $rc",
 			  out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "xdp_env: interrupted before the command started"))
 		TH_LOG("%s", out);
