@@ -1705,19 +1705,25 @@ int main(int argc, char **argv)
 						p->size = cfg.sizes.v[z];
 						p->flows = cfg.flows.v[fl];
 						p->prog_ns = -1;
-						if (cfg.profile &&
-						    !(p->prof = prof_data_new()))
-							return 1;
 					}
+	}
+	/* --profile: each point gathers its windows' samples */
+	for (sd = 0; sd < nsides && cfg.profile; sd++) {
+		for (i = 0; i < npts; i++) {
+			pts[sd][i].prof = prof_data_new();
+			if (!pts[sd][i].prof)
+				return 1;
+		}
 	}
 
 	/* before any program loads: each must get its kallsyms name */
 	if (side[0].profile) {
 		char err[XSK_ERRLEN];
+		double window = cfg.count ? 10 : cfg.duration + 0.5;
 
-		if (prof_open(&side[0].prof, cfg.count ? 10 :
-			      fmax(cfg.duration, cfg.ab ? side[1].duration : 0) + 0.5,
-			      err)) {
+		if (cfg.ab)
+			window = fmax(window, side[1].duration + 0.5);
+		if (prof_open(&side[0].prof, window, err)) {
 			fprintf(stderr, "xdp_sweep: --profile: %s\n", err);
 			cli_lock_release(&lock);
 			return cli_exit_status(1);
