@@ -2,7 +2,9 @@
 /*
  * Flame graphs from folded stacks.  See flamegraph.h.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,11 +149,24 @@ static unsigned int hash(const char *s)
 	return h;
 }
 
+/* A JIT image's kallsyms name: bpf_prog_<16 hex digits of tag>_<name> */
+static bool is_bpf_prog(const char *name)
+{
+	int i;
+
+	if (strncmp(name, "bpf_prog_", 9))
+		return false;
+	for (i = 9; i < 25; i++)
+		if (!isxdigit((unsigned char)name[i]))
+			return false;
+	return name[25] == '_';
+}
+
 static void colour(const char *name, int depth, char *buf, size_t len)
 {
 	unsigned int h = hash(name);
 
-	if (!strncmp(name, "bpf_prog_", 9))
+	if (is_bpf_prog(name))
 		snprintf(buf, len, "rgb(%u,%u,%u)", 60 + h % 40,
 			 170 + (h >> 8) % 60, 60 + (h >> 16) % 40);
 	else if (!depth || !strcmp(name, "[user]") ||

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --profile (Documentation/profiles.rst): the flame graph is well-formed
- * XML whatever the frames' names; a profile of XDP_DROP with injected
+ * XML whatever the frames' names, BPF programs in green; a profile of XDP_DROP with injected
  * cost (--spin 4096) puts the added share in the BPF program's symbol,
  * measured against the same point without it (xdp_sweep --ab, runs
  * interleaved); the folded stacks parse and add up to the samples; the
@@ -64,6 +64,7 @@ TEST(flamegraph_escapes_and_refuses)
 	fprintf(f, "task;a<b>;c&d;\"quoted\" 5\n"
 		   "task;a<b>;bpf_prog_0123456789abcdef_xdp_action 10\n"
 		   "swapper;default_idle 1\n"
+		   "swapper;bpf_prog_test_run_xdp 2\n"
 		   "\n"
 		   "task;a<b> 2\n");
 	fclose(f);
@@ -74,10 +75,16 @@ TEST(flamegraph_escapes_and_refuses)
 		 "ns = '{http://www.w3.org/2000/svg}'\n"
 		 "root = ET.parse(sys.argv[1]).getroot()\n"
 		 "titles = [t.text for t in root.iter(ns + 'title')]\n"
-		 "assert 'a<b> (17 samples, 94.44%%)' in titles, titles\n"
-		 "assert '\"quoted\" (5 samples, 27.78%%)' in titles, titles\n"
-		 "assert 'c&d (5 samples, 27.78%%)' in titles, titles\n"
-		 "assert len(titles) == 7, titles\n"
+		 "assert 'a<b> (17 samples, 85.00%%)' in titles, titles\n"
+		 "assert '\"quoted\" (5 samples, 25.00%%)' in titles, titles\n"
+		 "assert 'c&d (5 samples, 25.00%%)' in titles, titles\n"
+		 "assert len(titles) == 8, titles\n"
+		 "fill = {g.find(ns + 'title').text.split(' (')[0]: g.find(ns + 'rect').get('fill') for g in root.iter(ns + 'g')}\n"
+		 "rgb = lambda f: [int(v) for v in f[4:-1].split(',')]\n"
+		 "r, g, b = rgb(fill['bpf_prog_0123456789abcdef_xdp_action'])\n"
+		 "assert g > r and g > b, fill\n"
+		 "r, g, b = rgb(fill['bpf_prog_test_run_xdp'])\n"
+		 "assert r > g, fill\n"
 		 "print('ok')\n"
 		 "EOF", svg);
 	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
