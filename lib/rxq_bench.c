@@ -22,6 +22,7 @@
 #include "cpustat.h"
 #include "ethtool_stats.h"
 #include "measure.h"
+#include "profile.h"
 #include "softirq_cost.h"
 #include "trafficgen.h"
 #include "xsk_core.h"
@@ -499,6 +500,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	l1 = l0 + 1;
 	kernel_counts(b, &k0);
 	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
+	if (b->o.prof)
+		prof_enable(b->o.prof);
 	ret = rxq_bench_snapshot(b, &s0);
 	cur = s0;
 	prev = s0;
@@ -523,6 +526,8 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			break;
 		next += interval_ns;
 	}
+	if (b->o.prof)
+		prof_disable(b->o.prof);
 	kernel_counts(b, &k1);
 	load_snap_take(l1, b->sirq, &lt, lt.tid ? 1 : 0);
 	/* Counted runs start the generator inside the window: not checked */

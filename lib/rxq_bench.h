@@ -45,6 +45,12 @@ struct rxq_opts {
 	 */
 	const char *dev[2];
 	bool no_cost;		/* rates only: no softirq tracepoints */
+	/*
+	 * Sample the CPUs in each measured window (lib/profile.h): enabled
+	 * at the window's start, disabled at its end; the caller then
+	 * collects rxq_result.rx_cpu's samples with prof_collect()
+	 */
+	struct prof *prof;
 };
 
 /* Cumulative counts at one instant */

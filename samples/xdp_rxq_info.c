@@ -17,7 +17,9 @@
 
 #include "json.h"
 #include "cli.h"
+#include "flamegraph.h"
 #include "measure.h"
+#include "profile.h"
 #include "rxq_bench.h"
 #include "xsk_core.h"
 #include "xsk_pkt.h"
@@ -33,6 +35,7 @@ struct config {
 	bool no_prog_cost;
 	bool allow_concurrent;
 	bool interval_given;
+	const char *profile;	/* --profile: the files' path prefix */
 	struct cli_lock lock;
 };
 
@@ -75,6 +78,12 @@ static void usage(FILE *f, const char *prog)
 		"                        every softirq on the machine two clock reads)\n"
 		"      --allow-concurrent  run beside another measuring run (by default it\n"
 		"                        waits for it: " CLI_LOCK_PATH "); the report says so\n"
+		"      --profile[=PREFIX]  sample the receiving CPU in the measured window\n"
+		"                        (perf_event_open: cycles, or cpu-clock without a\n"
+		"                        PMU; kernel symbols from /proc/kallsyms): the top\n"
+		"                        10 symbols of the receive path with their share and\n"
+		"                        ns/pkt, PREFIX.folded (folded stacks) and PREFIX.svg\n"
+		"                        (flame graph); PREFIX default xdp_rxq_info-profile\n"
 		"  -j, --json            one JSON object at the end, nothing else\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -90,7 +99,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	enum { O_REDIR = 256, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_MTU,
 	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST, O_NOCOST,
-	       O_CONCURRENT };
+	       O_CONCURRENT, O_PROFILE };
 	static const struct option opts[] = {
 		{ "action", required_argument, NULL, 'a' },
 		{ "skb-mode", no_argument, NULL, 'S' },
@@ -113,6 +122,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "no-prog-cost", no_argument, NULL, O_NOPROGCOST },
 		{ "no-cost", no_argument, NULL, O_NOCOST },
 		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
+		{ "profile", optional_argument, NULL, O_PROFILE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -214,6 +224,13 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_CONCURRENT:
 			cfg->allow_concurrent = true;
 			break;
+		case O_PROFILE:
+			if (optarg && !*optarg) {
+				fprintf(stderr, "xdp_rxq_info: --profile: empty prefix\n");
+				return -EINVAL;
+			}
+			cfg->profile = optarg ? optarg : "xdp_rxq_info-profile";
+			break;
 		case 'j':
 			cfg->json = true;
 			break;
@@ -227,6 +244,26 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_no_more_args("xdp_rxq_info", argc, argv))
 		return -EINVAL;
+	if (cfg->profile) {
+		char dir[512], *slash;
+
+		snprintf(dir, sizeof(dir), "%s", cfg->profile);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (!*dir)
+			snprintf(dir, sizeof(dir), "/");
+		if (cli_check_out_dir("xdp_rxq_info", "--profile", dir))
+			return -EINVAL;
+		/* the files go into a directory that is there already */
+		if (access(dir, F_OK)) {
+			fprintf(stderr, "xdp_rxq_info: --profile: '%s' is not a directory we can write to (%s)\n",
+				dir, strerror(errno));
+			return -EINVAL;
+		}
+	}
 	if (cfg->o.ifname && (cfg->o.pkt_size || cfg->o.flows ||
 			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
 			      cfg->o.threaded_napi)) {
@@ -294,9 +331,17 @@ static void tick(const struct rxq_snapshot *a, const struct rxq_snapshot *b,
 	fflush(stdout);
 }
 
+/* --profile: what the window's samples say */
+struct profile_out {
+	struct prof *prof;
+	struct prof_data *data;
+	char folded[600], svg[600];
+	bool written;
+};
+
 static void print_text(const struct config *cfg, struct rxq_bench *b,
 		       const struct rxq_result *r, double prog_ns,
-		       const char *warn)
+		       const char *warn, const struct profile_out *po)
 {
 	const struct rxq_opts *o = &cfg->o;
 
@@ -350,10 +395,20 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 		       r->foreign_frac * 100);
 	if (warn)
 		printf("  WARNING      %s\n", warn);
+	if (po->data) {
+		printf("  profile      ");
+		prof_print(stdout, po->prof, po->data,
+			   o->no_cost ? NAN : r->ns_per_pkt,
+			   "               ");
+		if (po->written)
+			printf("               folded stacks %s, flame graph %s\n",
+			       po->folded, po->svg);
+	}
 }
 
 static void print_json(const struct config *cfg, struct rxq_bench *b,
-		       const struct rxq_result *r, double prog_ns)
+		       const struct rxq_result *r, double prog_ns,
+		       const struct profile_out *po)
 {
 	const struct cli_lock *l = &cfg->lock;
 	const struct rxq_opts *o = &cfg->o;
@@ -399,6 +454,11 @@ static void print_json(const struct config *cfg, struct rxq_bench *b,
 	json_kv_bool(w, "disturbed", r->disturbed);
 	json_kv_bool(w, "interrupted", cli_stop);
 	json_kv_string(w, "run_lock", cli_lock_state(l));
+	if (po->data)
+		prof_json(w, po->prof, po->data,
+			  o->no_cost ? NAN : r->ns_per_pkt,
+			  po->written ? po->folded : NULL,
+			  po->written ? po->svg : NULL);
 	json_end_object(w);
 	json_finish(w);
 }
@@ -413,6 +473,7 @@ int main(int argc, char **argv)
 	};
 	char err[XSK_ERRLEN] = "";
 	struct rxq_bench *b = NULL;
+	struct profile_out po = {};
 	struct rxq_result r;
 	double prog_ns = -1;
 	const char *warn;
@@ -429,9 +490,24 @@ int main(int argc, char **argv)
 		return cli_exit_status(1);
 	tsc_ghz = tsc_ghz_measure(100);
 
+	/* before the program loads: it must get its kallsyms name */
+	if (cfg.profile) {
+		ret = prof_open(&po.prof, cfg.o.count ? 10 : cfg.duration + 1,
+				err);
+		po.data = ret ? NULL : prof_data_new();
+		if (ret || !po.data) {
+			fprintf(stderr, "xdp_rxq_info: --profile: %s\n",
+				ret ? err : "out of memory");
+			prof_close(po.prof);
+			return cli_exit_status(1);
+		}
+		cfg.o.prof = po.prof;
+	}
 	ret = rxq_bench_open(&b, &cfg.o, err);
 	if (ret) {
 		fprintf(stderr, "xdp_rxq_info: %s\n", err);
+		prof_data_free(po.data);
+		prof_close(po.prof);
 		return cli_exit_status(1);
 	}
 	if (!cfg.json)
@@ -445,17 +521,39 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "xdp_rxq_info: %s\n", err);
 		rxq_bench_close(b);
+		prof_data_free(po.data);
+		prof_close(po.prof);
 		return cli_exit_status(1);
+	}
+	if (po.prof) {
+		char title[256];
+
+		ret = prof_collect(po.prof, r.rx_cpu, po.data);
+		if (ret < 0)
+			fprintf(stderr, "xdp_rxq_info: --profile: reading the samples: %s\n",
+				strerror(-ret));
+		snprintf(title, sizeof(title), "xdp_rxq_info %s %s, %u B: CPU %d, %s, measured window",
+			 rxq_action_name(cfg.o.action),
+			 cfg.o.skb_mode ? "generic" : "native",
+			 cfg.o.pkt_size ? cfg.o.pkt_size : 64, r.rx_cpu,
+			 prof_event(po.prof));
+		if (prof_write_files(po.data, cfg.profile, title, po.folded,
+				     po.svg, sizeof(po.folded), err))
+			fprintf(stderr, "xdp_rxq_info: --profile: %s\n", err);
+		else
+			po.written = true;
 	}
 	if (!cfg.no_prog_cost && !cli_stop &&
 	    rxq_bench_prog_cost(b, 1000000, &prog_ns))
 		prog_ns = -1;
 	warn = cli_lock_warning(&cfg.lock);
 	if (cfg.json)
-		print_json(&cfg, b, &r, prog_ns);
+		print_json(&cfg, b, &r, prog_ns, &po);
 	else
-		print_text(&cfg, b, &r, prog_ns, warn);
+		print_text(&cfg, b, &r, prog_ns, warn, &po);
 	rxq_bench_close(b);
+	prof_data_free(po.data);
+	prof_close(po.prof);
 	cli_lock_release(&cfg.lock);
 	return cli_exit_status(0);
 }

@@ -23,6 +23,7 @@
 #include "json.h"
 #include "cli.h"
 #include "measure.h"
+#include "profile.h"
 #include "rxq_bench.h"
 #include "stats.h"
 #include "xsk_bench.h"
@@ -52,6 +53,10 @@ struct point {
 	struct rxq_bench *bench;	/* open for the whole sweep */
 	char err[XSK_ERRLEN];		/* why it could not be opened */
 	struct run runs[MAX_REPEAT];
+	/* --profile: the kept runs' windows, and their files */
+	struct prof_data *prof;
+	char folded[600], svg[600];
+	bool prof_written;
 };
 
 struct list {
@@ -148,6 +153,8 @@ struct config {
 	const char *dev[2];	/* a connected NIC pair instead of veth */
 	bool allow_concurrent;
 	struct cli_lock *lock;	/* one measuring run at a time */
+	bool profile;		/* --profile */
+	struct prof *prof;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -189,6 +196,13 @@ static void usage(FILE *f, const char *prog)
 		"                        the veth pair; points then run one after another\n"
 		"      --icount          the clock counts guest instructions (QEMU -icount\n"
 		"                        shift=0): report insns/pkt, not ns\n"
+		"      --profile         sample the receiving CPU in every measured window\n"
+		"                        (perf_event_open: cycles, or cpu-clock without a\n"
+		"                        PMU; kernel symbols from /proc/kallsyms): per point\n"
+		"                        the top 10 symbols of the receive path with their\n"
+		"                        share and ns/pkt (in the table's notes and the\n"
+		"                        JSON), folded stacks and a flame graph (SVG) beside\n"
+		"                        the JSON: sweep-STAMP-profile-POINT.{folded,svg}\n"
 		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
 		"      --no-plot         no gnuplot\n"
 		"      --allow-concurrent  run beside another measuring run (by default it\n"
@@ -393,7 +407,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
 	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
 	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE,
-	       O_RXDROP_COUNT, O_CONCURRENT };
+	       O_RXDROP_COUNT, O_CONCURRENT, O_PROFILE };
 	static const struct option opts[] = {
 		{ "actions", required_argument, NULL, 'a' },
 		{ "modes", required_argument, NULL, 'm' },
@@ -424,6 +438,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "rxdrop-rate", required_argument, NULL, O_RXDROP_RATE },
 		{ "rxdrop-count", required_argument, NULL, O_RXDROP_COUNT },
 		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
+		{ "profile", no_argument, NULL, O_PROFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -553,6 +568,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case O_CONCURRENT:
 			cfg->allow_concurrent = true;
 			break;
+		case O_PROFILE:
+			cfg->profile = true;
+			break;
 		case O_RATE:
 			if (cli_u64("xdp_sweep", "--rate", optarg, 1, 1000000000,
 				    &cfg->rate))
@@ -642,6 +660,7 @@ static int open_point(const struct config *cfg, struct point *p)
 		.count = cfg->count,
 		.rate_pps = cfg->rate,
 		.dev = { cfg->dev[0], cfg->dev[1] },
+		.prof = cfg->prof,
 	};
 	int ret, i, warm = 0;
 
@@ -684,6 +703,8 @@ static int open_point(const struct config *cfg, struct point *p)
 
 static int measure(const struct config *cfg, struct point *p, struct run *run)
 {
+	int ret;
+
 	if (cfg->pre_cmd) {
 		int st = system(cfg->pre_cmd);
 
@@ -697,8 +718,22 @@ static int measure(const struct config *cfg, struct point *p, struct run *run)
 		snprintf(run->err, sizeof(run->err), "%s", p->err);
 		return -ENODEV;
 	}
-	return rxq_bench_run(p->bench, cfg->warmup * 1e9, cfg->duration * 1e9,
-			     0, NULL, NULL, &cli_stop, &run->r, run->err);
+	ret = rxq_bench_run(p->bench, cfg->warmup * 1e9, cfg->duration * 1e9,
+			    0, NULL, NULL, &cli_stop, &run->r, run->err);
+	/*
+	 * The profile takes the windows the result keeps: not one that is
+	 * disturbed and will be redone (the next window's start empties the
+	 * rings)
+	 */
+	if (!ret && p->prof &&
+	    (!run->r.disturbed || run->retries >= MAX_RETRIES)) {
+		int n = prof_collect(cfg->prof, run->r.rx_cpu, p->prof);
+
+		if (n < 0)
+			fprintf(stderr, "\nxdp_sweep: --profile: reading the samples: %s\n",
+				strerror(-n));
+	}
+	return ret;
 }
 
 /* The rxdrop rows' frames a counted run, 0 for timed runs */
@@ -1055,6 +1090,7 @@ static int write_json(const char *path, const struct config *cfg,
 		json_null(&j);
 	}
 	json_kv_bool(&j, "stacks", nsps > 0);
+	json_kv_bool(&j, "profile", cfg->profile);
 	json_end_object(&j);
 
 	json_key(&j, "points");
@@ -1082,6 +1118,11 @@ static int write_json(const char *path, const struct config *cfg,
 		json_kv_u64(&j, "lost", s.lost);
 		json_kv_u64(&j, "lost_peer_xmit_errors", s.xmit_errors);
 		json_kv_u64(&j, "lost_dut_rx_drops", s.rx_drops);
+		if (p->prof)
+			prof_json(&j, cfg->prof, p->prof,
+				  s.ok ? s.ns.median : NAN,
+				  p->prof_written ? p->folded : NULL,
+				  p->prof_written ? p->svg : NULL);
 		json_key(&j, "runs");
 		json_begin_array(&j);
 		for (k = 0; k < cfg->repeat; k++) {
@@ -1526,6 +1567,62 @@ static void stacks_serial(const struct config *cfg, struct stack_point *sps,
 	fprintf(stderr, "\n");
 }
 
+/* --profile: each point's folded stacks and flame graph, beside the JSON */
+static void write_profiles(const char *base, const char *side,
+			   const struct config *cfg, struct point *pts,
+			   unsigned int npts)
+{
+	char prefix[600], title[300], err[XSK_ERRLEN];
+	struct prof_counts c;
+	unsigned int i;
+
+	for (i = 0; i < npts; i++) {
+		struct point *p = &pts[i];
+
+		if (!p->prof)
+			continue;
+		prof_data_counts(p->prof, &c);
+		snprintf(prefix, sizeof(prefix), "%.400s%s-profile-%s-%s-%uB-%ufl",
+			 base, side, rxq_action_name(p->action),
+			 mode_name(p->skb_mode), p->size, p->flows);
+		snprintf(title, sizeof(title), "xdp_sweep %s %s %u B %u flow%s: CPU %d, %s at %u Hz, %llu measured window%s",
+			 rxq_action_name(p->action), mode_name(p->skb_mode),
+			 p->size, p->flows, p->flows == 1 ? "" : "s", c.cpu,
+			 prof_event(cfg->prof), prof_freq(cfg->prof),
+			 (unsigned long long)c.windows,
+			 c.windows == 1 ? "" : "s");
+		if (prof_write_files(p->prof, prefix, title, p->folded,
+				     p->svg, sizeof(p->folded), err))
+			fprintf(stderr, "xdp_sweep: --profile: %s\n", err);
+		else
+			p->prof_written = true;
+	}
+}
+
+static void print_profiles(const struct config *cfg, struct point *pts,
+			   unsigned int npts)
+{
+	unsigned int i;
+
+	for (i = 0; i < npts; i++) {
+		struct point *p = &pts[i];
+		struct summary s;
+
+		if (!p->prof)
+			continue;
+		summarize(cfg, p, &s);
+		printf("\nprofile %s %s %u B %u flow%s (ns/pkt median %.1f): ",
+		       rxq_action_name(p->action), mode_name(p->skb_mode),
+		       p->size, p->flows, p->flows == 1 ? "" : "s",
+		       s.ok ? s.ns.median : NAN);
+		prof_print(stdout, cfg->prof, p->prof,
+			   s.ok ? s.ns.median : NAN, "  ");
+		if (p->prof_written)
+			printf("  folded stacks %s\n  flame graph   %s\n",
+			       p->folded, p->svg);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const __u32 def_actions[] = { XDP_DROP, XDP_TX, XDP_PASS,
@@ -1637,7 +1734,30 @@ int main(int argc, char **argv)
 						p->prog_ns = -1;
 					}
 	}
+	/* --profile: each point gathers its windows' samples */
+	for (sd = 0; sd < nsides && cfg.profile; sd++) {
+		for (i = 0; i < npts; i++) {
+			pts[sd][i].prof = prof_data_new();
+			if (!pts[sd][i].prof)
+				return 1;
+		}
+	}
 
+	/* before any program loads: each must get its kallsyms name */
+	if (side[0].profile) {
+		char err[XSK_ERRLEN];
+		double window = cfg.count ? 10 : cfg.duration + 0.5;
+
+		if (cfg.ab)
+			window = fmax(window, side[1].duration + 0.5);
+		if (prof_open(&side[0].prof, window, err)) {
+			fprintf(stderr, "xdp_sweep: --profile: %s\n", err);
+			cli_lock_release(&lock);
+			return cli_exit_status(1);
+		}
+		side[1].prof = side[0].prof;
+		cfg.prof = side[0].prof;
+	}
 	total = (npts * nsides + nsps) * cfg.repeat;
 	if (cfg.count)
 		fprintf(stderr, "xdp_sweep: %u points x %u runs of %llu frames (%s warm-up run) on %s%s%s; %s; NAPI %s\n",
@@ -1717,6 +1837,9 @@ report:
 	if (warn)
 		printf("WARNING: %s\n", warn);
 
+	for (sd = 0; sd < nsides && cfg.profile; sd++)
+		write_profiles(base, cfg.ab ? (sd ? "-b" : "-a") : "", &side[sd],
+			       pts[sd], npts);
 	for (sd = 0; sd < nsides; sd++) {
 		if (cfg.ab)
 			printf("\n%s: loop_k %u, spin_n %u%s%s\n", sd ? "B" : "A",
@@ -1724,6 +1847,8 @@ report:
 			       side[sd].pre_cmd ? ", before each run: " : "",
 			       side[sd].pre_cmd ? side[sd].pre_cmd : "");
 		print_table(&side[sd], pts[sd], npts, sps, sd ? 0 : nsps, ghz);
+		if (cfg.profile)
+			print_profiles(&side[sd], pts[sd], npts);
 		snprintf(path[sd], sizeof(path[sd]), "%s%s.json", base,
 			 cfg.ab ? (sd ? "-b" : "-a") : "");
 		if (write_json(path[sd], &side[sd], pts[sd], npts, sps, nsps,
@@ -1745,8 +1870,12 @@ report:
 	}
 	printf("%s\n", path[cfg.ab]);
 out:
-	for (sd = 0; sd < nsides; sd++)
+	for (sd = 0; sd < nsides; sd++) {
+		for (i = 0; i < npts; i++)
+			prof_data_free(pts[sd][i].prof);
 		free(pts[sd]);
+	}
+	prof_close(cfg.prof);
 	free(sps);
 	cli_lock_release(&lock);
 	return cli_exit_status(ret);
