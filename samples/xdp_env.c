@@ -137,7 +137,11 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	if (xenv_create(&env, &eo, err)) {
-		fprintf(stderr, "xdp_env: %s\n", err);
+		if (stop_sig)
+			fprintf(stderr, "xdp_env: interrupted before the command started (%s)\n",
+				err);
+		else
+			fprintf(stderr, "xdp_env: %s\n", err);
 		return stop_sig ? 128 + stop_sig : 1;
 	}
 	if (stop_sig) {

@@ -59,6 +59,8 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 		size_t room = dst == sink ? sizeof(sink) : outlen - used - 1;
 
 		n = read(pfd[0], dst, room);
+		if (n < 0 && errno == EINTR)
+			continue;	/* a caller's signal handler ran */
 		if (n <= 0)
 			break;
 		if (dst != sink)
@@ -67,8 +69,9 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 	if (out && outlen)
 		out[used] = '\0';
 	close(pfd[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
