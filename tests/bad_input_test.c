@@ -90,15 +90,6 @@ static int load(const char *path, struct row *rows, int *n)
 	return 0;
 }
 
-/* The project's namespaces (xsk-PID-N-{d,p}) whose PID is gone, sorted */
-static void leftovers(char *buf, size_t len)
-{
-	if (run_cmd("for n in $(ip netns list 2>/dev/null | awk '$1 ~ /^xsk-/ { print $1 }'); do "
-		    "p=${n#xsk-}; [ -d /proc/${p%%-*} ] || echo $n; done | sort",
-		    buf, len) < 0)
-		snprintf(buf, len, "?");
-}
-
 int main(void)
 {
 	static struct row rows[MAX_ROWS];
@@ -121,14 +112,14 @@ int main(void)
 		const struct row *r = &rows[i];
 		bool ok;
 
-		leftovers(before, sizeof(before));
+		dead_owner_namespaces(before, sizeof(before));
 		/* in the environment: the command's own quotes stay as written */
 		setenv("ROW_COMMAND", r->command, 1);
 		snprintf(cmd, sizeof(cmd),
 			 "timeout -k 5 %d sh -c \"$ROW_COMMAND\" </dev/null 2>&1",
 			 ROW_TIMEOUT);
 		rc = run_cmd(cmd, out, sizeof(out));
-		leftovers(after, sizeof(after));
+		dead_owner_namespaces(after, sizeof(after));
 		ok = rc == r->status && strstr(out, r->fragment) &&
 		     !strcmp(before, after);
 		if (!ok) {

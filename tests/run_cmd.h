@@ -21,4 +21,16 @@ static inline int run_cmd(const char *cmd, char *out, size_t len)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/*
+ * The project's namespaces (xsk-PID-N-{d,p}) whose owner, the PID in the
+ * name, is gone: what a killed run left behind.  Sorted, a line each.
+ */
+static inline void dead_owner_namespaces(char *buf, size_t len)
+{
+	if (run_cmd("for n in $(ip netns list 2>/dev/null | awk '$1 ~ /^xsk-/ { print $1 }'); do "
+		    "p=${n#xsk-}; [ -d /proc/${p%%-*} ] || echo $n; done | sort",
+		    buf, len) < 0)
+		snprintf(buf, len, "?");
+}
+
 #endif /* RUN_CMD_H */
