@@ -20,7 +20,7 @@
 # make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
 # make series-prove  each kernel patch: its tests fail before it, pass with it
 # make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
-#                    by the suite (MUTANTS=a,b: a subset; about 70 minutes)
+#                    by the suite (MUTANTS=a,b: a subset; about an hour)
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 

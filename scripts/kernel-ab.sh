@@ -71,8 +71,10 @@ build_tag() {	# OUT
 	trap - EXIT
 }
 
-[ -z "$base_image" ] = [ -z "$series_image" ] ||
+if [ -n "$base_image$series_image" ] &&
+   { [ -z "$base_image" ] || [ -z "$series_image" ]; }; then
 	die "--base-image and --series-image go together"
+fi
 for i in "$base_image" "$series_image"; do
 	[ -z "$i" ] || [ -f "$i" ] || die "no kernel image '$i'"
 done

@@ -200,7 +200,10 @@ for n in "${names[@]}"; do
 		"$top/scripts/kernel-ab.sh" --base-image "$out/img-ref" \
 			--series-image "$d/img" --out "$d/ab" >"$d/ab.log" 2>&1 || true
 		dear=$(sed -nE 's/^([0-9]+) points compared: ([0-9]+) dearer.*/\2 of \1/p' \
-			"$d/ab/report.txt" 2>/dev/null | awk '{ s += $1; t += $3 } END { if (t) print s " of " t }')
+			"$d/ab/report.txt" 2>/dev/null |
+		       awk '{ s += $1; t += $3 } END { if (t) print s " of " t }' || true)
+		[ -f "$d/ab/report.txt" ] ||
+			echo "mutation-check: $n: the A/B failed, see $d/ab.log" >&2
 		case "$dear" in
 		""|"0 of "*) ;;
 		*) by+="${by:+, }kernel-ab ($dear points dearer)" ;;
