@@ -19,6 +19,8 @@
 # make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=)
 # make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
 # make series-prove  each kernel patch: its tests fail before it, pass with it
+# make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
+#                    by the suite (MUTANTS=a,b: a subset; about an hour)
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
@@ -48,12 +50,12 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 
 .PHONY: all deps selftests-framework selftests samples tests check check-sanitize run bench-peers compare clean help \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
-	exact-cost kernel-ab kernel-ab-test series-prove
+	exact-cost kernel-ab kernel-ab-test series-prove mutation-check
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,25s/^# \{0,1\}//p' Makefile
+	@sed -n '3,27s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -204,6 +206,12 @@ kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all
 # its exact A/B (Documentation/kernel_pipeline.rst)
 series-prove: kernel-deps kernel-tree selftests all
 	@scripts/series-prove.sh $(SERIES_PROVE_OPTS)
+
+# The suite's strength: each mutant of tests/mutants/ (a known driver bug
+# re-introduced) applied to kernel/, built, booted, caught by a test or
+# SURVIVED (Documentation/mutation_check.rst); not in make check or .ci/run
+mutation-check: kernel-deps kernel-tree selftests all
+	@scripts/mutation-check.sh $(if $(MUTANTS),--mutants "$(MUTANTS)") $(MUTATION_OPTS)
 
 kernel-ab-test: kernel-deps kernel all
 	@scripts/kernel-ab-test.sh $(if $(TEST_TOLERANCE),--tolerance $(TEST_TOLERANCE))

@@ -16,6 +16,8 @@
 #                    is checked out at the tag for the build and back after)
 #   --series TREE    the patched tree (default: kernel/ as it is)
 #   --kernel-dir DIR the work tree meant by kernel/ above (default kernel/)
+#   --base-image IMG, --series-image IMG  bzImages built already: no build
+#                    (both or neither; scripts/mutation-check.sh uses them)
 #   --out DIR        results and the report (default build/kernel-ab)
 #   --tolerance PCT  a change within PCT% of A is "no change" (default
 #                    0.1, the spread measured here; Documentation/exact_cost.rst)
@@ -24,6 +26,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 base="" series="" out="$top/build/kernel-ab" tolerance=0.1 kdir="$top/kernel"
+base_image="" series_image=""
 
 die() { echo "kernel-ab: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -34,6 +37,8 @@ while [ $# -gt 0 ]; do
 	--series) series=${2:?--series needs a tree}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--kernel-dir) kdir=${2:?--kernel-dir needs a directory}; shift 2 ;;
+	--base-image) base_image=${2:?--base-image needs a bzImage}; shift 2 ;;
+	--series-image) series_image=${2:?--series-image needs a bzImage}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -66,27 +71,43 @@ build_tag() {	# OUT
 	trap - EXIT
 }
 
+if [ -n "$base_image$series_image" ] &&
+   { [ -z "$base_image" ] || [ -z "$series_image" ]; }; then
+	die "--base-image and --series-image go together"
+fi
+for i in "$base_image" "$series_image"; do
+	[ -z "$i" ] || [ -f "$i" ] || die "no kernel image '$i'"
+done
+
 start=$(date +%s)
 mkdir -p "$out"
-if [ -n "$base" ]; then
+if [ -n "$base_image" ]; then
+	kernel_a=$base_image kernel_b=$series_image
+	base=${base:-$base_image} series=${series:-$series_image}
+elif [ -n "$base" ]; then
 	img_a="$top/build/kbuild-ab-base"
 	build "$base" "$img_a"
 else
 	img_a="$top/build/kbuild-base"
 	build_tag "$img_a"
 fi
-if [ -n "$series" ]; then
+if [ -n "$base_image" ]; then
+	:
+elif [ -n "$series" ]; then
 	img_b="$top/build/kbuild-ab-series"
 	build "$series" "$img_b"
 else
 	img_b="$top/build/kbuild"
 	build "$kdir" "$img_b"
 fi
+if [ -z "$base_image" ]; then
+	kernel_a=$img_a/arch/x86/boot/bzImage kernel_b=$img_b/arch/x86/boot/bzImage
+fi
 built=$(date +%s)
 
 rm -f "$out"/a-*.json "$out"/b-*.json
-"$top/scripts/exact-cost.sh" --kernel "$img_a/arch/x86/boot/bzImage" --out "$out/a" a
-"$top/scripts/exact-cost.sh" --kernel "$img_b/arch/x86/boot/bzImage" --out "$out/b" b
+"$top/scripts/exact-cost.sh" --kernel "$kernel_a" --out "$out/a" a
+"$top/scripts/exact-cost.sh" --kernel "$kernel_b" --out "$out/b" b
 
 {
 	echo "Exact cost, B (${series:-kernel/ HEAD}) against A (${base:-kernel/ tag baseline}):"

@@ -15,7 +15,7 @@ qemu_min=8
 die() { echo "kernel-deps: $*" >&2; exit 1; }
 
 pkgs=(git make gcc flex bison bc libssl-dev libelf-dev cpio ccache
-      python3 python3-ply python3-git perl xz-utils)
+      python3 python3-ply python3-git perl xz-utils jq)
 
 installed() {
 	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = \

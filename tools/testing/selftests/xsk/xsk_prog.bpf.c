@@ -6,7 +6,9 @@
  *		 frames of a queue without a socket go to the stack.  With
  *		 spin_n set before load, each frame costs spin_n more
  *		 iterations of xsk_spin.h's loop (benchmarks check their
- *		 measurement with it).
+ *		 measurement with it).  With xsk_tx_flow set, frames of
+ *		 that UDP source port go back out instead (XDP_TX, MAC
+ *		 addresses swapped), beside the socket's own transmits.
  * xdp_pass:	 the peer's program: makes a veth run native XDP (and so
  *		 accept XDP_TX and redirected frames) and passes everything.
  * xdp_drop:	 the same, for a peer that only counts what comes back.
@@ -24,6 +26,7 @@
 #include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <linux/in.h>
 #include <linux/ip.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
@@ -74,11 +77,41 @@ static __always_inline struct counters *count(struct xdp_md *ctx)
 	return c;
 }
 
+/* xsk_redirect: frames of this UDP source port go back (XDP_TX); 0: none */
+__u16 xsk_tx_flow;
+__u64 xsk_tx_back;	/* how many went back */
+
+/* Whether the frame is of xsk_tx_flow; if so, its MAC addresses swapped */
+static __always_inline bool tx_back(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = data + sizeof(*eth);
+	__be16 *sport = (void *)(ip + 1);
+	unsigned char t[ETH_ALEN];
+
+	if (!xsk_tx_flow || (void *)(sport + 1) > end)
+		return false;
+	if (eth->h_proto != bpf_htons(ETH_P_IP) || ip->ihl != 5 ||
+	    ip->protocol != IPPROTO_UDP || *sport != bpf_htons(xsk_tx_flow))
+		return false;
+	__builtin_memcpy(t, eth->h_dest, ETH_ALEN);
+	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, t, ETH_ALEN);
+	return true;
+}
+
 SEC("xdp.frags")
 int xsk_redirect(struct xdp_md *ctx)
 {
 	struct counters *c = count(ctx);
 	long act;
+
+	if (tx_back(ctx)) {
+		__sync_fetch_and_add(&xsk_tx_back, 1);
+		return XDP_TX;
+	}
 
 	if (spin_n && xsk_spin(spin_n, ctx->data_end - ctx->data) == 1 && c)
 		c->spin_one++;

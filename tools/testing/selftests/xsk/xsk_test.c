@@ -21,6 +21,7 @@
 #include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/sock_diag.h>
 #include <linux/sockios.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -36,6 +37,8 @@
 #define PKT_LEN		64
 #define JUMBO_MTU	9000
 #define JUMBO_LEN	(JUMBO_MTU + 14)
+#define MB_MAX_MTU	9216	/* igb's largest */
+#define MB_MAX_LEN	(MB_MAX_MTU + 14)
 #define RX_WAIT_MS	2000
 #define QUIET_MS	100
 
@@ -975,7 +978,7 @@ static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
 static void pkt_recv(int fd, __u32 want, __u32 len, __u32 first,
 		     const struct mb_expect *e, struct rx_result *r)
 {
-	static unsigned char buf[JUMBO_LEN + 64], exp[JUMBO_LEN];
+	static unsigned char buf[MB_MAX_LEN + 64], exp[JUMBO_LEN];
 	__u64 deadline = now_ms() + RX_WAIT_MS;
 	bool quiet = false;
 
@@ -1051,6 +1054,14 @@ TEST_F(nic, rx_exact)
 	}
 	EXPECT_EQ(NR_PKTS, packets);
 	EXPECT_EQ(0U, bad);
+	/*
+	 * The frames went back to the fill ring as they were read, and the
+	 * driver took them: it has buffers, so it must not ask for a wakeup
+	 * (a flag left set costs a syscall per batch)
+	 */
+	xsk_kick_fill(self->port->socks[0]);
+	usleep(QUIET_MS * 1000);
+	EXPECT_FALSE(xring_needs_wakeup(&self->port->socks[0]->fill));
 }
 
 TEST_F(nic, tx_exact)
@@ -1175,6 +1186,113 @@ TEST_F(nic, completions_exact)
 }
 
 /*
+ * Completions of one socket's frames: up to max, as completions_exact
+ * counts them (each address once, and only addresses it sent)
+ */
+struct comp_count {
+	__u32 completed;
+	__u32 twice;
+	__u32 stranger;
+};
+
+static void comp_reap(struct xsk_socket *xs, const __u8 *sent, __u8 *done,
+		      __u32 nr, struct comp_count *cc)
+{
+	__u32 idx = 0, n, i;
+
+	n = xring_cons_peek(&xs->comp, COMP_RING, &idx);
+	for (i = 0; i < n; i++) {
+		__u64 a = *xring_addr(&xs->comp, idx + i);
+		__u64 f = a / xs->frame_size;
+
+		if (a % xs->frame_size || f >= nr || !sent[f])
+			cc->stranger++;
+		else if (done[f]++)
+			cc->twice++;
+	}
+	xring_cons_release(&xs->comp, n);
+	cc->completed += n;
+}
+
+#define XDP_TX_FLOW	5000
+
+/*
+ * XDP_TX beside AF_XDP TX on one Tx ring (the bug class of igc's garbled
+ * Tx queue and ice's endless clean with both): the dut's program sends
+ * back the frames of flow XDP_TX_FLOW while the socket sends its own, in
+ * batches of NIC_BATCH each.  igb sends XDP_TX on the Tx ring of the CPU,
+ * queue 0 here, the socket's.  The socket gets exactly its frames back as
+ * completions, each once, and the program sent back every frame.
+ */
+TEST_F(nic, xdp_tx_beside_zc_tx)
+{
+	struct xsk_socket_opts so = {
+		.tx_size = COMP_RING, .comp_size = COMP_RING,
+		.fill_size = COMP_RING, .nr_frames = COMP_RING + COMP_FRAMES,
+	};
+	static __u8 done[COMP_RING + COMP_FRAMES];
+	static __u8 sent[COMP_RING + COMP_FRAMES];
+	unsigned char frame[PKT_LEN];
+	struct comp_count cc = {};
+	struct xsk_socket *xs;
+	__u32 b, i, idx = 0;
+	__u64 deadline;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_LE(COMP_FRAMES, xs->nr_free);
+	memset(done, 0, sizeof(done));
+	memset(sent, 0, sizeof(sent));
+	self->port->skel->bss->xsk_tx_flow = XDP_TX_FLOW;
+
+	for (b = 0; b < COMP_FRAMES; b += NIC_BATCH) {
+		__u32 n = COMP_FRAMES - b < NIC_BATCH ? COMP_FRAMES - b : NIC_BATCH;
+
+		for (i = 0; i < n; i++) {
+			xsk_pkt_build(frame, sizeof(frame),
+				      self->env->mac[XENV_DUT],
+				      self->env->mac[XENV_PEER], XDP_TX_FLOW,
+				      b + i);
+			ASSERT_EQ(0, xenv_send(self->env, frame, sizeof(frame)));
+		}
+		ASSERT_EQ(n, xring_prod_reserve(&xs->tx, n, &idx));
+		for (i = 0; i < n; i++) {
+			struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+			__u64 a = xsk_frame_alloc(xs);
+
+			sent[a / xs->frame_size] = 1;
+			d->addr = a;
+			d->len = PKT_LEN;
+			d->options = 0;
+			xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN,
+				      self->env->mac[XENV_PEER],
+				      self->env->mac[XENV_DUT], 4000, b + i);
+		}
+		xring_prod_submit(&xs->tx, n);
+		deadline = now_ms() + RX_WAIT_MS;
+		while (cc.completed < b + n && now_ms() < deadline) {
+			xsk_kick_tx(xs);
+			comp_reap(xs, sent, done, ARRAY_SIZE(done), &cc);
+			usleep(1000);
+		}
+	}
+	/* What the program sent back completes too: wait, then look again */
+	deadline = now_ms() + RX_WAIT_MS;
+	while (self->port->skel->bss->xsk_tx_back < COMP_FRAMES &&
+	       now_ms() < deadline)
+		usleep(1000);
+	usleep(QUIET_MS * 1000);
+	xsk_kick_tx(xs);
+	usleep(QUIET_MS * 1000);
+	comp_reap(xs, sent, done, ARRAY_SIZE(done), &cc);
+	EXPECT_EQ(COMP_FRAMES, cc.completed);
+	EXPECT_EQ(0U, cc.twice);
+	EXPECT_EQ(0U, cc.stranger);
+	EXPECT_EQ((__u64)COMP_FRAMES, self->port->skel->bss->xsk_tx_back);
+}
+
+/*
  * Fill-ring starvation and recovery: 32 frames posted, 100 sent.  While
  * none is given back, exactly 32 arrive.  veth drops the other 68 and
  * counts them; a NIC may drop them or hold them (QEMU's igb queues while it
@@ -1281,6 +1399,8 @@ FIXTURE_VARIANT(mb) {
 	const char *linear_msg;	/* and the driver's extack */
 	int held_side;		/* whose MTU such a program holds down */
 	int grow_errno;		/* bpf_xdp_adjust_tail() growing a fragment */
+	__u32 buf_truesize;	/* memory of one Rx buffer at MTU 9000, or 0 */
+	__u32 bufs;		/* Rx buffers of a 9014-byte frame */
 };
 
 /*
@@ -1299,6 +1419,9 @@ FIXTURE_VARIANT_ADD(mb, dev) {
 	.linear_errno = EINVAL,
 	.linear_msg = "MTU too large for a program without multi-buffer (frags) support",
 	.held_side = XENV_DUT,
+	/* igb: 3 KiB buffers in halves of 8 KiB pages */
+	.buf_truesize = 4096,
+	.bufs = 3,
 };
 
 static int mb_attach(int ifindex, struct bpf_program *prog)
@@ -1355,11 +1478,11 @@ static __u64 mb_frames_seen(struct xsk_prog_bpf *skel)
 /* Send n frames of len bytes from the peer, sequence first, first + 1, ... */
 static int mb_send_batch(struct xsk_env *env, __u32 n, __u32 len, __u32 first)
 {
-	static unsigned char frames[MB_BATCH * JUMBO_LEN];
+	static unsigned char frames[MB_BATCH * MB_MAX_LEN];
 	__u32 i;
 	int ret;
 
-	if (n > MB_BATCH || len > JUMBO_LEN)
+	if (n > MB_BATCH || len > MB_MAX_LEN)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		xsk_pkt_build(frames + i * len, len, env->mac[XENV_DUT],
@@ -1559,6 +1682,19 @@ TEST_F(mb, pass_exact)
 	EXPECT_EQ((__u64)MB_FRAMES, self->skel->bss->mb_stats.multi);
 	pkt_recv(self->dut_fd, MB_FRAMES, JUMBO_LEN, 0, &e, &r);
 	expect_rx_exact(_metadata, &r, MB_FRAMES);
+	/*
+	 * Each skb is charged the memory of all its buffers (truesize), so
+	 * that socket limits hold: a frame's fragments count whole buffers,
+	 * not the bytes used in them
+	 */
+	if (variant->buf_truesize) {
+		__u32 mem[SK_MEMINFO_VARS];
+		socklen_t ml = sizeof(mem);
+
+		ASSERT_EQ(0, getsockopt(udp, SOL_SOCKET, SO_MEMINFO, mem, &ml));
+		EXPECT_LE((__u64)MB_FRAMES * variant->bufs * variant->buf_truesize,
+			  (__u64)mem[SK_MEMINFO_RMEM_ALLOC]);
+	}
 	for (i = 0; i < MB_FRAMES; i++) {
 		ssize_t n = recv(udp, buf, sizeof(buf), MSG_DONTWAIT);
 
@@ -1776,6 +1912,32 @@ TEST_F(mb, mtu_change_attached)
 	EXPECT_EQ((__u64)MB_BATCH, st->multi);
 }
 
+/*
+ * The largest frames the dut takes (MTU 9216): on igb one buffer more than
+ * a 9014-byte frame (4 of 3 KiB), so one fragment more; each reaches the
+ * program whole and the stack byte for byte
+ */
+TEST_F(mb, largest_frames_pass)
+{
+	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
+	struct rx_result r;
+
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
+	ASSERT_EQ(0, set_mtu(self->env->ifname[XENV_PEER], MB_MAX_MTU));
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
+	ASSERT_EQ(0, set_mtu(self->env->ifname[XENV_DUT], MB_MAX_MTU));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	self->skel->bss->mb_mode = XDP_MB_PASS;
+	ASSERT_EQ(0, mb_send(self->skel, self->env, MB_BATCH, MB_MAX_LEN, 0,
+			     1));
+	EXPECT_EQ((__u64)MB_BATCH, st->frames);
+	EXPECT_EQ((__u64)MB_BATCH * MB_MAX_LEN, st->bytes);
+	EXPECT_EQ((__u64)MB_BATCH, st->multi);
+	pkt_recv(self->dut_fd, MB_BATCH, MB_MAX_LEN, 0, NULL, &r);
+	expect_rx_exact(_metadata, &r, MB_BATCH);
+	EXPECT_EQ(0U, r.out_of_order);
+}
+
 /* ------------------------------------------------------------------------ */
 /*
  * Frames longer than one Rx buffer where the program cannot take them
@@ -1941,6 +2103,28 @@ TEST_F(long_rx, legacy_rx_dropped)
 		long_rx_dropped(_metadata, self, 3000, XDP_MB_PASS);
 		long_rx_dropped(_metadata, self, 3000, XDP_MB_DROP);
 	}
+}
+
+/*
+ * legacy-rx at MTU 9000: a program with frags support is refused, with
+ * the driver's message (its frames would span legacy-rx buffers, which
+ * have no room for the shared info of a multi-buffer frame)
+ */
+TEST_F(long_rx, legacy_rx_mb_refused)
+{
+	libbpf_print_fn_t old;
+	int ret;
+
+	libbpf_said[0] = '\0';
+	old = libbpf_set_print(libbpf_capture);
+	ret = long_rx_attach(self, JUMBO_MTU, true, self->skel->progs.xdp_mb);
+	libbpf_set_print(old);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_TRUE(self->legacy_rx);
+	EXPECT_NE(NULL, strstr(libbpf_said,
+			       "Multi-buffer XDP needs the legacy-rx private flag off"))
+		TH_LOG("libbpf: %s", libbpf_said);
+	EXPECT_EQ((__u64)XDP_ATTACHED_NONE, kernel_attach_mode(self->ifindex));
 }
 
 /*
