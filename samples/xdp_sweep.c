@@ -1656,7 +1656,21 @@ int main(int argc, char **argv)
 	set_list(&cfg.flows, def_flows, 1);
 	if (parse_args(argc, argv, &cfg))
 		return 2;
-	/* B's options too, before anything is set up or waited for */
+	if (cfg.stacks) {
+		if (!cfg.sizes_given)
+			set_list(&cfg.sizes, def_sizes, 1);
+		for (k = 0; k < NR_COMPARED; k++)
+			cfg.stk[k] = k;
+		cfg.nstk = NR_COMPARED;
+		/* Alone, the comparison; with -a, the matrix as well */
+		if (!cfg.actions_given)
+			cfg.actions.n = 0;
+	}
+	/*
+	 * B's options too, before anything is set up or waited for; cfg is
+	 * final from here on, since B starts as a copy of it
+	 */
+	cfg.lock = &lock;
 	if (cfg.ab && side_b(&cfg, &side[1]))
 		return 2;
 	if (geteuid()) {
@@ -1671,7 +1685,6 @@ int main(int argc, char **argv)
 	if (cli_check_out_dir("xdp_sweep", "--out", cfg.out_dir))
 		return 1;
 	cli_stop_on_signals();
-	cfg.lock = &lock;
 	if (cli_lock_take(&lock, "xdp_sweep", cfg.allow_concurrent))
 		return cli_exit_status(1);
 	ghz = tsc_ghz_measure(200);
@@ -1680,13 +1693,6 @@ int main(int argc, char **argv)
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
 	snprintf(base, sizeof(base), "%.300s/sweep-%s", cfg.out_dir, stamp);
 
-	if (cfg.stacks) {
-		if (!cfg.sizes_given)
-			set_list(&cfg.sizes, def_sizes, 1);
-		for (k = 0; k < NR_COMPARED; k++)
-			cfg.stk[k] = k;
-		cfg.nstk = NR_COMPARED;
-	}
 	if (cfg.nstk) {
 		/* parse_args() saw to a size up to 1514 */
 		for (z = 0; z < cfg.sizes.n; z++)
@@ -1706,16 +1712,11 @@ int main(int argc, char **argv)
 				sps[i].size = cfg.sizes.v[z];
 			}
 		}
-		/* Alone, the comparison; with -a, the matrix as well */
-		if (cfg.stacks && !cfg.actions_given)
-			cfg.actions.n = 0;
 	}
 	npts = cfg.actions.n * cfg.modes.n * cfg.sizes.n * cfg.flows.n;
 	nsides = cfg.ab ? 2 : 1;
 	side[0] = cfg;
 	side[0].pre_cmd = cfg.cmd[0];
-	if (cfg.ab && side_b(&cfg, &side[1]))
-		return 2;
 	for (sd = 0; sd < nsides; sd++) {
 		pts[sd] = calloc(npts, sizeof(*pts[sd]));
 		if (!pts[sd])
