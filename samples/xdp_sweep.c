@@ -1340,11 +1340,19 @@ static void print_table(const struct config *cfg, struct point *pts,
 	       ghz);
 }
 
+/*
+ * The plot: one panel per frame size, in each a group of bars per action,
+ * one bar per mode (native, generic), the median with its 95% CI as a
+ * whisker.  Each panel has its own linear y axis, so that 64-byte and
+ * 9000-byte costs are both readable.  Labels are literal (noenhanced:
+ * gnuplot's enhanced text would turn XDP_DROP into XDP with a subscript).
+ */
 static void plot(const char *base, const struct config *cfg, struct point *pts,
 		 unsigned int npts)
 {
 	char dat[512], gp[512], png[512], cmd[1200];
 	unsigned int i, a, m, z;
+	const char *name;
 	FILE *f;
 
 	snprintf(dat, sizeof(dat), "%.400s.dat", base);
@@ -1353,53 +1361,62 @@ static void plot(const char *base, const struct config *cfg, struct point *pts,
 	f = fopen(dat, "we");
 	if (!f)
 		return;
-	/* One block per action x mode (flows: the first only), rows by size */
-	for (a = 0; a < cfg->actions.n; a++) {
-		for (m = 0; m < cfg->modes.n; m++) {
-			fprintf(f, "# %s %s\n", rxq_action_name(cfg->actions.v[a]),
-				mode_name(cfg->modes.v[m]));
-			for (z = 0; z < cfg->sizes.n; z++) {
-				for (i = 0; i < npts; i++) {
-					struct summary s;
+	/* One block per size, a row per action: median, CI low, high per mode */
+	for (z = 0; z < cfg->sizes.n; z++) {
+		fprintf(f, "# %u bytes, flows %u\n", cfg->sizes.v[z],
+			cfg->flows.v[0]);
+		for (a = 0; a < cfg->actions.n; a++) {
+			name = rxq_action_name(cfg->actions.v[a]);
+			/* the x label says XDP_: DROP, TX, ... fit the ticks */
+			if (!strncmp(name, "XDP_", 4))
+				name += 4;
+			fprintf(f, "%s", name);
+			for (m = 0; m < cfg->modes.n; m++) {
+				struct summary s = {};
 
-					if (pts[i].action != cfg->actions.v[a] ||
-					    pts[i].skb_mode != cfg->modes.v[m] ||
-					    pts[i].size != cfg->sizes.v[z] ||
-					    pts[i].flows != cfg->flows.v[0])
-						continue;
-					summarize(cfg, &pts[i], &s);
-					if (s.ok)
-						fprintf(f, "%u %u %.3f %.3f %.3f\n",
-							z, pts[i].size,
-							s.ns.median,
-							s.ns.ci_method ? s.ns.ci_lo : s.ns.median,
-							s.ns.ci_method ? s.ns.ci_hi : s.ns.median);
-				}
+				for (i = 0; i < npts; i++)
+					if (pts[i].action == cfg->actions.v[a] &&
+					    pts[i].skb_mode == cfg->modes.v[m] &&
+					    pts[i].size == cfg->sizes.v[z] &&
+					    pts[i].flows == cfg->flows.v[0])
+						summarize(cfg, &pts[i], &s);
+				if (!s.ok)
+					fprintf(f, " NaN NaN NaN");
+				else if (s.ns.ci_method)
+					fprintf(f, " %.3f %.3f %.3f", s.ns.median,
+						s.ns.ci_lo, s.ns.ci_hi);
+				else
+					fprintf(f, " %.3f %.3f %.3f", s.ns.median,
+						s.ns.median, s.ns.median);
 			}
-			fprintf(f, "\n\n");
+			fprintf(f, "\n");
 		}
+		fprintf(f, "\n\n");
 	}
 	fclose(f);
 	f = fopen(gp, "we");
 	if (!f)
 		return;
-	fprintf(f, "set terminal png size 1000,600 noenhanced\nset output '%s'\n", png);
-	fprintf(f, "set title 'XDP receive path cost per frame (median, 95%% CI), %u flow(s)'\n",
-		cfg->flows.v[0]);
-	fprintf(f, "set xlabel 'frame size (bytes)'\nset ylabel 'ns per frame (NET_RX softirq)'\n");
-	fprintf(f, "set logscale y\nset key outside right\nset grid\n");
-	fprintf(f, "set xtics (");
-	for (z = 0; z < cfg->sizes.n; z++)
-		fprintf(f, "%s'%u' %u", z ? ", " : "", cfg->sizes.v[z], z);
-	fprintf(f, ")\nset xrange [-0.5:%u.5]\nplot ", cfg->sizes.n - 1);
-	i = 0;
-	for (a = 0; a < cfg->actions.n; a++)
-		for (m = 0; m < cfg->modes.n; m++, i++)
-			fprintf(f, "%s'%s' index %u using 1:3:4:5 with yerrorlines title '%s %s'",
-				i ? ", " : "", dat, i,
-				rxq_action_name(cfg->actions.v[a]),
+	fprintf(f, "set terminal png size %u,600 noenhanced\nset output '%s'\n",
+		cfg->sizes.n > 1 ? 500 * cfg->sizes.n : 700, png);
+	fprintf(f, "set multiplot layout 1,%u title 'XDP receive path cost per frame, NET_RX softirq ns (median, whisker: 95%% CI), %u flow(s)'\n",
+		cfg->sizes.n, cfg->flows.v[0]);
+	fprintf(f, "set style data histogram\nset style histogram errorbars gap 1 lw 1\n");
+	fprintf(f, "set style fill solid 0.7 border -1\nset boxwidth 0.9\n");
+	fprintf(f, "set grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n");
+	fprintf(f, "set xtics scale 0 font ',10'\nset xrange [-0.6:%u.4]\n",
+		cfg->actions.n - 1);
+	fprintf(f, "set key top left\nset xlabel 'XDP action'\nset ylabel 'ns per frame'\n");
+	for (z = 0; z < cfg->sizes.n; z++) {
+		fprintf(f, "set title '%u-byte frames'\nplot ", cfg->sizes.v[z]);
+		for (m = 0; m < cfg->modes.n; m++)
+			fprintf(f, "%s'%s' index %u using %u:%u:%u%s title '%s'",
+				m ? ", " : "", dat, z, 2 + 3 * m, 3 + 3 * m,
+				4 + 3 * m, m ? "" : ":xtic(1)",
 				mode_name(cfg->modes.v[m]));
-	fprintf(f, "\n");
+		fprintf(f, "\nunset key\n");
+	}
+	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", gp);
 	if (system(cmd))
