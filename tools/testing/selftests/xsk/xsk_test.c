@@ -1100,94 +1100,8 @@ TEST_F(nic, tx_exact)
 }
 
 /*
- * Completion-ring accounting (the bug class of the 2019 ixgbe double-clean
- * fix): COMP_FRAMES frames, each from a UMEM frame of its own, through a TX
- * and completion ring of COMP_RING entries.  Exactly COMP_FRAMES addresses
- * complete, each once, the very set submitted, and nothing comes after.
- */
-TEST_F(nic, completions_exact)
-{
-	struct xsk_socket_opts so = {
-		.tx_size = COMP_RING, .comp_size = COMP_RING,
-		.fill_size = COMP_RING, .nr_frames = COMP_RING + COMP_FRAMES,
-	};
-	static __u8 done[COMP_RING + COMP_FRAMES];
-	static __u8 sent[COMP_RING + COMP_FRAMES];
-	__u32 submitted = 0, completed = 0, twice = 0, stranger = 0, idx = 0;
-	__u64 deadline = now_ms() + 5 * RX_WAIT_MS;
-	struct xsk_socket *xs;
-	struct rx_result r;
-	__u32 i, n;
-
-	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
-			      self->err)) TH_LOG("%s", self->err);
-	xs = self->port->socks[0];
-	ASSERT_LE(COMP_FRAMES, xs->nr_free);
-	memset(done, 0, sizeof(done));
-	memset(sent, 0, sizeof(sent));
-
-	while ((submitted < COMP_FRAMES || completed < COMP_FRAMES) &&
-	       now_ms() < deadline) {
-		n = xring_prod_nb_free(&xs->tx, COMP_FRAMES - submitted);
-		if (n > COMP_FRAMES - submitted)
-			n = COMP_FRAMES - submitted;
-		if (n) {
-			xring_prod_reserve(&xs->tx, n, &idx);
-			for (i = 0; i < n; i++) {
-				struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
-				__u64 a = xsk_frame_alloc(xs);
-
-				sent[a / xs->frame_size] = 1;
-				d->addr = a;
-				d->len = PKT_LEN;
-				d->options = 0;
-				xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN,
-					      self->env->mac[XENV_PEER],
-					      self->env->mac[XENV_DUT], 4000,
-					      submitted + i);
-			}
-			xring_prod_submit(&xs->tx, n);
-			submitted += n;
-		}
-		xsk_kick_tx(xs);
-		n = xring_cons_peek(&xs->comp, COMP_RING, &idx);
-		for (i = 0; i < n; i++) {
-			__u64 a = *xring_addr(&xs->comp, idx + i);
-			__u64 f = a / xs->frame_size;
-
-			if (a % xs->frame_size || f >= ARRAY_SIZE(done) || !sent[f])
-				stranger++;
-			else if (done[f]++)
-				twice++;
-		}
-		xring_cons_release(&xs->comp, n);
-		completed += n;
-	}
-	EXPECT_EQ(COMP_FRAMES, submitted);
-	EXPECT_EQ(COMP_FRAMES, completed);
-	EXPECT_EQ(0U, twice);
-	EXPECT_EQ(0U, stranger);
-	for (i = 0, n = 0; i < ARRAY_SIZE(done); i++)
-		n += sent[i] && done[i] == 1;
-	EXPECT_EQ(COMP_FRAMES, n);
-	/* Nothing more completes later */
-	usleep(QUIET_MS * 1000);
-	xsk_kick_tx(xs);
-	usleep(QUIET_MS * 1000);
-	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
-	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
-	pkt_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, NULL, &r);
-	EXPECT_GE(COMP_FRAMES, r.packets);
-	EXPECT_EQ(0U, r.bad_payload);
-	if (!variant->devs) {
-		EXPECT_EQ(COMP_FRAMES, r.packets);
-		EXPECT_EQ(0U, r.out_of_order);
-	}
-}
-
-/*
- * Completions of one socket's frames: up to max, as completions_exact
- * counts them (each address once, and only addresses it sent)
+ * Completions of one socket's frames: up to COMP_RING at a time, each
+ * address once, and only addresses it sent
  */
 struct comp_count {
 	__u32 completed;
@@ -1212,6 +1126,92 @@ static void comp_reap(struct xsk_socket *xs, const __u8 *sent, __u8 *done,
 	}
 	xring_cons_release(&xs->comp, n);
 	cc->completed += n;
+}
+
+/*
+ * Fill the n TX descriptors reserved at idx: each a PKT_LEN frame to the
+ * peer from a UMEM frame of its own (marked in sent[]), flow 4000,
+ * sequence numbers first, first + 1, ...
+ */
+static void tx_fill(struct xsk_socket *xs, const struct xsk_env *env,
+		    __u32 idx, __u32 n, __u32 first, __u8 *sent)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		__u64 a = xsk_frame_alloc(xs);
+
+		sent[a / xs->frame_size] = 1;
+		d->addr = a;
+		d->len = PKT_LEN;
+		d->options = 0;
+		xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN, env->mac[XENV_PEER],
+			      env->mac[XENV_DUT], 4000, first + i);
+	}
+}
+
+/*
+ * Completion-ring accounting (the bug class of the 2019 ixgbe double-clean
+ * fix): COMP_FRAMES frames, each from a UMEM frame of its own, through a TX
+ * and completion ring of COMP_RING entries.  Exactly COMP_FRAMES addresses
+ * complete, each once, the very set submitted, and nothing comes after.
+ */
+TEST_F(nic, completions_exact)
+{
+	struct xsk_socket_opts so = {
+		.tx_size = COMP_RING, .comp_size = COMP_RING,
+		.fill_size = COMP_RING, .nr_frames = COMP_RING + COMP_FRAMES,
+	};
+	static __u8 done[COMP_RING + COMP_FRAMES];
+	static __u8 sent[COMP_RING + COMP_FRAMES];
+	__u64 deadline = now_ms() + 5 * RX_WAIT_MS;
+	__u32 submitted = 0, idx = 0, i, n;
+	struct comp_count cc = {};
+	struct xsk_socket *xs;
+	struct rx_result r;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_LE(COMP_FRAMES, xs->nr_free);
+	memset(done, 0, sizeof(done));
+	memset(sent, 0, sizeof(sent));
+
+	while ((submitted < COMP_FRAMES || cc.completed < COMP_FRAMES) &&
+	       now_ms() < deadline) {
+		n = xring_prod_nb_free(&xs->tx, COMP_FRAMES - submitted);
+		if (n > COMP_FRAMES - submitted)
+			n = COMP_FRAMES - submitted;
+		if (n) {
+			xring_prod_reserve(&xs->tx, n, &idx);
+			tx_fill(xs, self->env, idx, n, submitted, sent);
+			xring_prod_submit(&xs->tx, n);
+			submitted += n;
+		}
+		xsk_kick_tx(xs);
+		comp_reap(xs, sent, done, ARRAY_SIZE(done), &cc);
+	}
+	EXPECT_EQ(COMP_FRAMES, submitted);
+	EXPECT_EQ(COMP_FRAMES, cc.completed);
+	EXPECT_EQ(0U, cc.twice);
+	EXPECT_EQ(0U, cc.stranger);
+	for (i = 0, n = 0; i < ARRAY_SIZE(done); i++)
+		n += sent[i] && done[i] == 1;
+	EXPECT_EQ(COMP_FRAMES, n);
+	/* Nothing more completes later */
+	usleep(QUIET_MS * 1000);
+	xsk_kick_tx(xs);
+	usleep(QUIET_MS * 1000);
+	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
+	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
+	pkt_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, NULL, &r);
+	EXPECT_GE(COMP_FRAMES, r.packets);
+	EXPECT_EQ(0U, r.bad_payload);
+	if (!variant->devs) {
+		EXPECT_EQ(COMP_FRAMES, r.packets);
+		EXPECT_EQ(0U, r.out_of_order);
+	}
 }
 
 #define XDP_TX_FLOW	5000
@@ -1257,18 +1257,7 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 			ASSERT_EQ(0, xenv_send(self->env, frame, sizeof(frame)));
 		}
 		ASSERT_EQ(n, xring_prod_reserve(&xs->tx, n, &idx));
-		for (i = 0; i < n; i++) {
-			struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
-			__u64 a = xsk_frame_alloc(xs);
-
-			sent[a / xs->frame_size] = 1;
-			d->addr = a;
-			d->len = PKT_LEN;
-			d->options = 0;
-			xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN,
-				      self->env->mac[XENV_PEER],
-				      self->env->mac[XENV_DUT], 4000, b + i);
-		}
+		tx_fill(xs, self->env, idx, n, b, sent);
 		xring_prod_submit(&xs->tx, n);
 		deadline = now_ms() + RX_WAIT_MS;
 		while (cc.completed < b + n && now_ms() < deadline) {
