@@ -5,6 +5,7 @@
  * Every test asserts exact values: packet and descriptor counts, payload
  * bytes, XDP_STATISTICS counters, errno values.
  */
+/* kernel-patches: core */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -28,10 +29,14 @@
 
 #include "kselftest_harness.h"
 #include "xsk_core.h"
+/* kernel-patches: env */
 #include "xsk_env.h"
+/* kernel-patches: copy */
 #include "xsk_pkt.h"
+/* kernel-patches: prog */
 #include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
+/* kernel-patches: core */
 
 #define NR_PKTS		1000U
 #define PKT_LEN		64
@@ -42,6 +47,7 @@
 #define RX_WAIT_MS	2000
 #define QUIET_MS	100
 
+/* kernel-patches: copy */
 static __u64 now_ms(void)
 {
 	struct timespec ts;
@@ -139,11 +145,13 @@ static void recv_frames(struct xsk_socket *xs, __u32 want, __u32 len,
 	}
 }
 
+/* kernel-patches: env */
 static bool is_root(void)
 {
 	return geteuid() == 0;
 }
 
+/* kernel-patches: copy */
 /* ------------------------------------------------------------------------ */
 
 FIXTURE(xsk) {
@@ -196,7 +204,7 @@ static int open_port(struct xsk_env *env, struct xsk_port **port,
 TEST_F(xsk, rx_exact)
 {
 	struct xsk_prog_counters c;
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct rx_result r;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
@@ -290,7 +298,7 @@ TEST_F(xsk, need_wakeup_off)
 TEST_F(xsk, stats_rx_ring_full)
 {
 	struct xsk_socket_opts so = { .rx_size = 64, .fill_size = 256 };
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct rx_result r;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
@@ -309,7 +317,7 @@ TEST_F(xsk, stats_rx_ring_full)
 TEST_F(xsk, stats_fill_ring_empty)
 {
 	struct xsk_socket_opts so = { .nr_frames = 32 };
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
 			       self->err)) TH_LOG("%s", self->err);
@@ -324,7 +332,7 @@ TEST_F(xsk, stats_fill_ring_empty)
 /* Descriptors longer than a frame are invalid, and completed back */
 TEST_F(xsk, stats_tx_invalid_descs)
 {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct xsk_socket *xs;
 	__u32 idx, i, kicks;
 
@@ -352,7 +360,7 @@ TEST_F(xsk, stats_tx_invalid_descs)
 /* Each kick with nothing in the TX ring counts once */
 TEST_F(xsk, stats_tx_ring_empty)
 {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	int i;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
@@ -643,7 +651,7 @@ TEST_F(jumbo, sg_contd_flags)
 /* Without XDP_USE_SG a frame that needs 3 descriptors is dropped */
 TEST_F(jumbo, no_sg_dropped)
 {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct rx_result r;
 	__u64 deadline;
 
@@ -737,6 +745,7 @@ TEST_F(multiq, best_effort_all_queues)
 	}
 }
 
+/* kernel-patches: nic */
 /* ------------------------------------------------------------------------ */
 /*
  * A driver's own paths: on veth (copy mode) always, and on a real NIC pair
@@ -773,6 +782,7 @@ static int get_mtu(const char *ifname)
 	return ret ? ret : mtu;
 }
 
+/* kernel-patches: long */
 static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 {
 	struct ifreq ifr = { .ifr_data = cmd };
@@ -911,6 +921,7 @@ static int set_priv_flag(const char *ifname, const char *flag, bool on)
 	return ret;
 }
 
+/* kernel-patches: nic */
 #define COMP_FRAMES	512U	/* frames sent, twice the TX/completion ring */
 #define COMP_RING	256U
 /*
@@ -965,9 +976,31 @@ FIXTURE_TEARDOWN(nic)
 	xenv_destroy(self->env);
 }
 
-struct mb_expect;
+/* Multi-buffer frames (the mb tests): their flow, and what comes back */
+#define MB_FLOW		1000
+
+/* What a received frame must be, byte for byte */
+struct mb_expect {
+	const unsigned char *dst;
+	const unsigned char *src;
+	__u32 linear;		/* helpers: the linear part the program saw */
+	bool helpers;		/* XDP_MB_HELPERS changed it */
+	bool grown;		/* and could grow the tail */
+};
+
 static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
-			  __u32 seq);
+			  __u32 seq)
+{
+	xsk_pkt_build(buf, JUMBO_LEN, e->dst, e->src, MB_FLOW, seq);
+	if (!e->helpers)
+		return JUMBO_LEN;
+	memset(buf + e->linear - XDP_MB_CROSS_LEN / 2, XDP_MB_CROSS_BYTE,
+	       XDP_MB_CROSS_LEN);
+	if (!e->grown)
+		return JUMBO_LEN - XDP_MB_SHRINK;
+	memset(buf + JUMBO_LEN - XDP_MB_SHRINK, 0, XDP_MB_GROW);
+	return JUMBO_LEN - XDP_MB_SHRINK + XDP_MB_GROW;
+}
 
 /*
  * Read what arrived on an AF_PACKET socket (not what went out of it) for
@@ -1291,7 +1324,7 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 TEST_F(nic, fill_starvation_recovery)
 {
 	struct xsk_socket_opts so = { .nr_frames = 32 };
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct xsk_socket *xs;
 	struct rx_result r;
 	__u32 i, got;
@@ -1354,6 +1387,7 @@ TEST_F(nic, mtu_change_under_zerocopy)
 	EXPECT_EQ(0U, bad);
 }
 
+/* kernel-patches: mb */
 /* ------------------------------------------------------------------------ */
 /*
  * XDP multi-buffer at MTU 9000: 9014-byte frames through every action of a
@@ -1367,7 +1401,6 @@ TEST_F(nic, mtu_change_under_zerocopy)
 #define MB_BATCH	50U
 #define MB_FRAMES	200U
 #define MB_LEAK_FRAMES	100000U
-#define MB_FLOW		1000
 
 static const unsigned char mb_mark[6] = { 0x02, 0, 0, 0, 0, 0x77 };
 
@@ -1510,29 +1543,6 @@ static int mb_send(struct xsk_prog_bpf *skel, struct xsk_env *env, __u32 n,
 		}
 	}
 	return 0;
-}
-
-/* What a received frame must be, byte for byte */
-struct mb_expect {
-	const unsigned char *dst;
-	const unsigned char *src;
-	__u32 linear;		/* helpers: the linear part the program saw */
-	bool helpers;		/* XDP_MB_HELPERS changed it */
-	bool grown;		/* and could grow the tail */
-};
-
-static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
-			  __u32 seq)
-{
-	xsk_pkt_build(buf, JUMBO_LEN, e->dst, e->src, MB_FLOW, seq);
-	if (!e->helpers)
-		return JUMBO_LEN;
-	memset(buf + e->linear - XDP_MB_CROSS_LEN / 2, XDP_MB_CROSS_BYTE,
-	       XDP_MB_CROSS_LEN);
-	if (!e->grown)
-		return JUMBO_LEN - XDP_MB_SHRINK;
-	memset(buf + JUMBO_LEN - XDP_MB_SHRINK, 0, XDP_MB_GROW);
-	return JUMBO_LEN - XDP_MB_SHRINK + XDP_MB_GROW;
 }
 
 static void expect_rx_exact(struct __test_metadata *_metadata,
@@ -1927,6 +1937,7 @@ TEST_F(mb, largest_frames_pass)
 	EXPECT_EQ(0U, r.out_of_order);
 }
 
+/* kernel-patches: long */
 /* ------------------------------------------------------------------------ */
 /*
  * Frames longer than one Rx buffer where the program cannot take them
@@ -2173,6 +2184,7 @@ TEST_F(long_rx, zerocopy_dropped)
 	expect_long_drops(_metadata, dut, drops, LONG_FRAMES);
 }
 
+/* kernel-patches: env */
 /* ------------------------------------------------------------------------ */
 /* Bad bind arguments: the errno of the kernel and a message naming it       */
 
@@ -2294,4 +2306,5 @@ TEST_F(zz_after, nothing_left_behind)
 	EXPECT_STREQ(links_before, self->links);
 }
 
+/* kernel-patches: core */
 TEST_HARNESS_MAIN
