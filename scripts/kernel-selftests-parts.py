@@ -22,7 +22,7 @@ Markers are not copied.
       are made one, and none is left at either end of the file.
   tests --parts a,b,c --part b FILE
       the kselftest_harness tests (fixture.variant.test) that part b adds
-      to FILE, a paragraph per fixture: "fixture.{v1,v2}: t1 t2" (wrapped
+      to FILE, a paragraph per fixture: "fixture.{v1, v2}: t1 t2" (wrapped
       at 72 columns); the last line is the count.
 """
 import argparse
@@ -123,7 +123,7 @@ def tests(args, parts):
             continue
         v = variants.get(f, [])
         n += max(len(v), 1) * len(names[f])
-        vs = '.{' + ','.join(v) + '}' if len(v) > 1 else ('.' + v[0] if v else '')
+        vs = '.{' + ', '.join(v) + '}' if len(v) > 1 else ('.' + v[0] if v else '')
         print(textwrap.fill(f'{f}{vs}: {" ".join(names[f])}', width=72,
                             initial_indent='  ', subsequent_indent='    ',
                             break_on_hyphens=False, break_long_words=False))

@@ -36,7 +36,7 @@
 /* kernel-patches: prog */
 #include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
-/* kernel-patches: core */
+/* kernel-patches: copy */
 
 #define NR_PKTS		1000U
 #define PKT_LEN		64
@@ -47,7 +47,6 @@
 #define RX_WAIT_MS	2000
 #define QUIET_MS	100
 
-/* kernel-patches: copy */
 static __u64 now_ms(void)
 {
 	struct timespec ts;
@@ -2305,6 +2304,6 @@ TEST_F(zz_after, nothing_left_behind)
 	EXPECT_STREQ(netns_before, self->netns);
 	EXPECT_STREQ(links_before, self->links);
 }
-
 /* kernel-patches: core */
+
 TEST_HARNESS_MAIN
