@@ -34,6 +34,14 @@ XSK_OUT := $(BUILD)/selftests/xsk
 KSFT_DIR := tools/testing/selftests
 KSFT_FILES := lib.mk kselftest.h kselftest_harness.h kselftest
 KSFT_STAMP := $(KSFT_DIR)/.framework-$(KERNEL_PKG_VERSION)
+# The UAPI headers of the same source (make headers), which everything here
+# is built against, as selftests in a kernel tree are: no compatibility
+# header for the system's older ones.  usr/include links to them, where a
+# kernel tree has them, so that make -C tools/testing/selftests/xsk finds
+# them as it would there
+KHDR := $(TOP)/build/khdr
+KHDR_STAMP := $(KHDR)/.headers-$(KERNEL_PKG_VERSION)
+KHDR_INCLUDES := -isystem $(KHDR)/usr/include
 
 CC := gcc
 CFLAGS := -O2 -g -Wall -Wextra -Werror
@@ -61,7 +69,7 @@ deps: selftests-framework
 	@scripts/deps.sh
 
 # The kselftest framework comes from the pinned kernel source, unchanged
-selftests-framework: $(KSFT_STAMP)
+selftests-framework: $(KSFT_STAMP) $(KHDR_STAMP)
 
 $(KSFT_STAMP): KERNEL_PIN
 	@scripts/deps.sh
@@ -74,28 +82,39 @@ $(KSFT_STAMP): KERNEL_PIN
 	@rm -f $(KSFT_DIR)/.framework-*
 	@touch $@
 
+$(KHDR_STAMP): KERNEL_PIN
+	@src="$(KERNEL_SRC)"; \
+	if [ -z "$$src" ]; then src=$$(scripts/kernel-source.sh $(BUILD)/src) || exit 1; fi; \
+	rm -rf $(KHDR) && mkdir -p $(KHDR) && \
+	printf '  %-8s %s\n' HEADERS "$(KHDR)/usr/include (make headers of $$src)" && \
+	$(MAKE) -s -C "$$src" O=$(KHDR) headers >$(KHDR).log 2>&1 || \
+		{ tail -20 $(KHDR).log >&2; echo "make headers in $$src failed" >&2; exit 1; }
+	@mkdir -p usr && ln -sfn ../build/khdr/usr/include usr/include
+	@touch $@
+
 # An in-tree build's skeleton would shadow ours (#include "" looks beside the
 # source first): remove it; the in-tree build makes it again when run
 selftests: $(XSK_OUT)/.built
 
-$(XSK_OUT)/.built: $(KSFT_STAMP) $(wildcard $(XSK_DIR)/*.[ch]) $(XSK_DIR)/Makefile
+$(XSK_OUT)/.built: $(KSFT_STAMP) $(KHDR_STAMP) $(wildcard $(XSK_DIR)/*.[ch]) $(XSK_DIR)/Makefile
 	@rm -f $(XSK_DIR)/xsk_prog.skel.h
 	@mkdir -p $(XSK_OUT)
 	@$(if $(SANITIZE),CFLAGS="$(SAN_FLAGS)") \
-		$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT)
+		$(MAKE) --no-print-directory -C $(XSK_DIR) OUTPUT=$(XSK_OUT) \
+		KHDR_INCLUDES="$(KHDR_INCLUDES)"
 	@touch $@
 
 # BPF programs of lib/ and samples/: NAME.bpf.c -> build/bpf/NAME.skel.h,
 # a skeleton named NAME_bpf
 BPF_SRCS := $(wildcard lib/*.bpf.c samples/*.bpf.c)
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.skel.h,$(notdir $(BPF_SRCS)))
-BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -I$(XSK_DIR) \
+BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -Ilib -I$(XSK_DIR) $(KHDR_INCLUDES) \
 	      $(shell pkg-config --cflags libbpf 2>/dev/null) \
 	      -idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
 vpath %.bpf.c lib samples
 
-$(BUILD)/bpf/%.bpf.o: %.bpf.c $(XSK_DIR)/xsk_spin.h
+$(BUILD)/bpf/%.bpf.o: %.bpf.c lib/xsk_spin.h $(KHDR_STAMP)
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CLNG-BPF $@
 	@clang $(BPF_CFLAGS) -c $< -o $@
@@ -108,7 +127,7 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # build; samples/ and tests/ are thin programs over both
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
 LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(filter-out %.bpf.c,$(wildcard lib/*.c)))
-SAMPLE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib -I$(XSK_DIR) -I$(XSK_OUT) \
+SAMPLE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib -I$(XSK_DIR) -I$(XSK_OUT) $(KHDR_INCLUDES) \
 		 -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null) \
 		 $(shell pkg-config --cflags jansson 2>/dev/null)
 SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread -lm \
@@ -217,5 +236,5 @@ kernel-ab-test: kernel-deps kernel all
 	@scripts/kernel-ab-test.sh $(if $(TEST_TOLERANCE),--tolerance $(TEST_TOLERANCE))
 
 clean:
-	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-*
+	rm -rf $(BUILD) $(addprefix $(KSFT_DIR)/,$(KSFT_FILES)) $(KSFT_DIR)/.framework-* usr
 	@$(MAKE) --no-print-directory -C $(XSK_DIR) clean >/dev/null 2>&1 || true

@@ -28,6 +28,8 @@
 #include "xsk_env.h"
 #include "xsk_pkt.h"
 #include "xsk_bench.skel.h"
+#include "xsk_bench_redirect.skel.h"
+#include "xsk_spin.h"
 
 #define NSEC		1000000000ULL
 /*
@@ -54,6 +56,7 @@ struct xsk_bench {
 	struct xsk_socket *xs;
 	struct afp_sock *afp;
 	struct xsk_bench_bpf *peer;
+	struct xsk_bench_redirect_bpf *redirect;	/* the dut's program */
 	int peer_link;
 	struct sirq *sirq;
 	int ncpus;
@@ -263,6 +266,25 @@ static int check_opts(const struct xskb_opts *o, char *err)
 		return xsk_errf(err, -EINVAL, "packet size %u is outside %u..%u",
 				o->pkt_size, XSK_PKT_MIN_LEN,
 				TGEN_MAX_PKT_SIZE);
+	if (o->spin_n > XSK_SPIN_MAX)
+		return xsk_errf(err, -EINVAL, "spin_n %u is above %u",
+				o->spin_n, XSK_SPIN_MAX);
+	return 0;
+}
+
+/* The dut's program, with the injected cost asked for, for the port */
+static int redirect_load(struct xsk_bench *b, char *err)
+{
+	b->redirect = xsk_bench_redirect_bpf__open();
+	if (!b->redirect)
+		return xsk_errf(err, -errno, "opening the AF_XDP redirect program: %s",
+				strerror(errno));
+	b->redirect->rodata->spin_n = b->o.spin_n;
+	if (xsk_bench_redirect_bpf__load(b->redirect))
+		return xsk_errf(err, -errno, "loading the AF_XDP redirect program: %s (see libbpf's messages)",
+				strerror(errno));
+	b->o.port.prog = b->redirect->progs.xskb_redirect;
+	b->o.port.xsks_map = b->redirect->maps.xskb_xsks;
 	return 0;
 }
 
@@ -368,7 +390,9 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 			 b->ifname, afp_backend_name(afp_backend(b->afp)));
 	} else {
 		b->o.port.ifname = b->ifname;
-		ret = xsk_port_open(&b->port, &b->o.port, err);
+		ret = b->o.port.no_prog ? 0 : redirect_load(b, err);
+		if (!ret)
+			ret = xsk_port_open(&b->port, &b->o.port, err);
 		if (ret)
 			goto out;
 		b->xs = b->port->socks[0];
@@ -414,6 +438,7 @@ void xskb_close(struct xsk_bench *b)
 	if (b->env)
 		busy_poll_restore(b);
 	xsk_port_close(b->port);
+	xsk_bench_redirect_bpf__destroy(b->redirect);
 	afp_close(b->afp);
 	if (b->peer_link >= 0)
 		close(b->peer_link);
@@ -866,7 +891,7 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 
 /* Every loss counter at the end of a run, read together */
 struct fin {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct veth_counts v;
 	struct xskb_peer_counters p;
 	__u64 left;		/* rx_ring_left() */

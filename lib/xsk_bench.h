@@ -44,7 +44,12 @@ struct xskb_opts {
 	 * the generator sends out of dev[1] towards dev[0]
 	 */
 	const char *dev[2];
-	struct xsk_port_opts port;	/* AF_XDP (ifname is set by open) */
+	/*
+	 * AF_XDP (ifname, and unless no_prog the program, are set by open:
+	 * lib/xsk_bench_redirect.bpf.c's)
+	 */
+	struct xsk_port_opts port;
+	__u32 spin_n;		/* xsk_spin.h iterations per frame, 0 - XSK_SPIN_MAX */
 	bool afpacket;		/* rxdrop on AF_PACKET instead */
 	enum afp_backend afp;
 	__u32 batch;		/* descriptors per ring operation; default 64 */
@@ -72,7 +77,7 @@ struct xskb_snap {
 	__u64 tx_packets;	/* queued for TX by the app */
 	__u64 tx_completed;	/* completion ring entries (descriptors) */
 	__u64 delivered;	/* counted by the peer's program */
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 };
 
 /*

@@ -7,8 +7,16 @@
 #      except the ones this script generates (recognised by subject);
 #   2. generated from the project's own files, so that the series alone adds
 #      them to a kernel tree: the selftests (tools/testing/selftests/xsk/,
-#      its TARGETS line, a MAINTAINERS entry) and the kernel documentation
+#      its TARGETS line, a MAINTAINERS entry), in the parts below, one
+#      patch each, and the kernel documentation
 #      (Documentation/networking/xsk_selftests.rst and its index entry);
+#
+# The selftests' files are the project's own, in one copy.  Markers in them
+# (/* kernel-patches: PART */, # kernel-patches: PART) say which part adds
+# each line; scripts/kernel-selftests-parts.py writes a part's files and
+# lists the tests it adds, for its message (Documentation/kernel_pipeline.rst).
+# Generated commits are those whose subject begins with "selftests: xsk: "
+# and the documentation's; the kernel work has none of those.
 #
 # kernel/ is rebuilt as baseline + (1) + (2), then written out with
 # `git format-patch --cover-letter --base=baseline --zero-commit`.  The cover
@@ -19,6 +27,23 @@
 set -Eeuo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+# The selftests' parts, in the order of the series: name|subject
+parts_tab=(
+	"core|selftests: xsk: add an AF_XDP ring core"
+	"prog|selftests: xsk: add the AF_XDP core's XDP program and ports"
+	"env|selftests: xsk: add a test environment of veth pairs in namespaces"
+	"copy|selftests: xsk: add the copy-mode tests on veth"
+	"nic|selftests: xsk: add the driver tests, zero-copy on a NIC pair"
+	"mb|selftests: xsk: add the XDP multi-buffer tests"
+	"long|selftests: xsk: add the tests of frames longer than one Rx buffer"
+)
+part_names=$(printf '%s\n' "${parts_tab[@]}" | cut -d'|' -f1 | paste -sd,)
+# --parts: their names, comma-separated (for kernel-series-check.sh)
+if [ "${1:-}" = --parts ]; then
+	echo "$part_names"
+	exit 0
+fi
 tree="$top/kernel"
 out="$top/patches"
 
@@ -35,7 +60,7 @@ name=$(git -C "$top" config user.name) || die "set git user.name in the project"
 email=$(git -C "$top" config user.email) || die "set git user.email in the project"
 sob="Signed-off-by: $name <$email>"
 
-subj_selftests="selftests: xsk: add an AF_XDP core and kselftest suite"
+subj_selftests="selftests: xsk: "	# the prefix of every part's subject
 subj_docs="Documentation: networking: describe the AF_XDP selftests"
 doc=Documentation/networking/xsk_selftests.rst
 
@@ -67,7 +92,7 @@ commit_generated() {	# SUBJECT DATE BODY-FILE PATHS...
 orig=$(k rev-parse HEAD)
 branch=$(k symbolic-ref --short -q HEAD || echo master)
 mapfile -t work < <(k log --reverse --format='%H %s' baseline..HEAD |
-		    grep -v -F -e " $subj_selftests" -e " $subj_docs" |
+		    grep -v -e "^[0-9a-f]* $subj_selftests" -e "^[0-9a-f]* $subj_docs\$" |
 		    cut -d' ' -f1)
 
 restore() {
@@ -89,53 +114,144 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# 2a. the selftests
+# 2a. the selftests, part by part (parts_tab above), each part's message
+# (what it adds) in part_body; the tests it adds are listed after it
 sdir=tools/testing/selftests/xsk
-rm -rf "${tree:?}/$sdir"
-mkdir -p "$tree/$sdir"
-git -C "$top" ls-files -z -- "$sdir" | (cd "$top" && xargs -0 cp --parents -t "$tree")
+
+part_body() {	# PART: what the part adds, for its commit message
+	case $1 in
+	core) cat <<'EOF'
+Start tools/testing/selftests/xsk, a kselftest suite for AF_XDP, with the
+AF_XDP core it is built on: the UMEM, the four rings (cached producer and
+consumer indices, the shared ones read only when the cached view runs
+out), need_wakeup and its kicks, XDP_USE_SG packets over several
+descriptors, aligned and unaligned chunks, XDP_STATISTICS, and binding in
+each XDP mode with errors that name the step and the value refused.
+
+The suite builds against the tree's own UAPI headers (KHDR_INCLUDES, after
+`make headers`) and links with the system's libbpf, as the programs are
+built with the system's clang and bpftool (next patch).  The test program,
+xsk_test, has no tests yet; the next patches add them, each group with
+what it needs.
+
+Built with `make headers && make -C tools/testing/selftests/xsk` on the
+tree with this patch (checkpatch --strict clean).
+EOF
+		;;
+	prog) cat <<'EOF'
+Add the XDP programs of the suite and the part of the AF_XDP core that
+uses them: a port, an interface with our program attached in native or
+generic mode and a socket per queue bound in the mode asked for, or the
+first that works in best-effort order (zero-copy, native copy, generic),
+with the mode verified with XDP_OPTIONS and bpf_xdp_query() rather than
+assumed.  The programs: xsk_redirect (a queue's frames to its socket;
+optionally one flow sent back with XDP_TX), xdp_pass and xdp_drop for the
+peer, and xdp_mb / xdp_mb_linear for the multi-buffer tests, which drop,
+abort, pass, send back, redirect or run the helpers across fragments
+(xsk_prog_mb.h).
+
+The programs are built with clang and bpftool from the system, against the
+tree's UAPI headers.  No tests yet: the port needs an interface, which the
+next patch provides.
+EOF
+		;;
+	env) cat <<'EOF'
+Add the test environment: a veth pair across two private network
+namespaces, made per test and removed after it, also when the test is
+killed (a signal handler sets a flag; the cleanup runs outside it), and
+what an earlier killed run left is removed at start.  With
+XSK_DEVS="DUT PEER" the environment takes two connected interfaces
+instead (a NIC pair) and gives them back afterwards, for the driver tests
+later in the series.
+
+The first tests: bind arguments the kernel refuses, each with its errno
+and a message that names it, and a last test that the suite left the
+machine's links and namespaces as it found them.
+EOF
+		;;
+	copy) cat <<'EOF'
+Add the test frames (Ethernet, IPv4 and UDP with a sequence number and a
+payload pattern checked byte for byte) and the tests on veth in native
+copy and generic mode: exact RX (N frames, N descriptors, exact bytes),
+unaligned chunks, need_wakeup on and off, each XDP_STATISTICS counter
+provoked and counted exactly, the modes as the kernel reports them
+(zero-copy refused on veth with EOPNOTSUPP and nothing left attached),
+XDP_USE_SG at MTU 9000 (a 9014-byte frame is three descriptors, the first
+two with XDP_PKT_CONTD; without XDP_USE_SG it is dropped and counted),
+and one socket per queue on a multi-queue veth.
+EOF
+		;;
+	nic) cat <<'EOF'
+Add the tests of a driver's own AF_XDP paths: on veth in copy mode always,
+and in zero-copy mode on a NIC pair when XSK_DEVS="DUT PEER" names two
+connected interfaces (skipped, and saying why, when it does not).  Exact
+RX and TX in batches a NIC's ring can take, completions (every address
+once, only those submitted, nothing after), XDP_TX from the program beside
+the socket's own TX on one Tx ring, fill-ring starvation and recovery, and
+MTU changes under a zero-copy socket.
+EOF
+		;;
+	mb) cat <<'EOF'
+Add the XDP multi-buffer tests at MTU 9000, on veth and on XSK_DEVS: an
+"xdp.frags" program's every action on 9014-byte frames (100000 frames
+dropped, aborted and sent back with XDP_TX with their memory returned;
+XDP_PASS, XDP_TX and XDP_REDIRECT out of the other interface and into a
+veth, byte for byte), bpf_xdp_get_buff_len(), load/store_bytes and
+adjust_tail across fragments, frames of the driver's largest MTU, and the
+rules for programs without frags support and for MTU changes, with their
+errno values and extack messages.
+EOF
+		;;
+	long) cat <<'EOF'
+Add the tests of frames longer than one Rx buffer where the program
+cannot take them whole, on XSK_DEVS: a program without frags support, a
+legacy-rx ring, and a zero-copy socket each receive frames over one
+buffer from a peer at MTU 9000.  Such frames are dropped whole and counted
+in rx_queue_N_xdp_long_drops, never seen in parts; the MTU changes that
+would allow them are refused.
+EOF
+		;;
+	*) die "part_body: no message for part $1" ;;
+	esac
+}
+
 mk="$tree/tools/testing/selftests/Makefile"
-grep -q '^TARGETS += xsk$' "$mk" ||
-	sed -i 's|^TARGETS += x86/bugs$|&\nTARGETS += xsk|' "$mk"
-grep -q '^TARGETS += xsk$' "$mk" || die "no place for TARGETS += xsk in $mk"
 maint="$tree/MAINTAINERS"
 add_maint() {	# F:-line to add after an anchor line of the XDP SOCKETS entry
 	grep -q -x -F "F:	$1" "$maint" && return 0
 	sed -i "s|^F:	$2\$|&\nF:	$1|" "$maint"
 	grep -q -x -F "F:	$1" "$maint" || die "no place for $1 in MAINTAINERS"
 }
-add_maint "$sdir/" "tools/testing/selftests/bpf/\*xsk\*"
-cat > "$tmp/selftests" <<'EOF'
-Add tools/testing/selftests/xsk, a kselftest suite for AF_XDP that runs on
-a veth pair in network namespaces of its own, and the AF_XDP core it is
-built on (UMEM, the four rings, binding in each XDP mode with fallback,
-the XDP program that steers a queue to its socket).
-
-The tests check what applications rely on, exactly: packet counts, payload
-bytes, XDP_STATISTICS, errno values and the wakeup flags, in native copy,
-generic and (where the driver has it) zero-copy mode, aligned and
-unaligned chunks, need_wakeup on and off, several queues, and multi-buffer
-frames with XDP_USE_SG (a 9014-byte frame is three descriptors, the first
-two with XDP_PKT_CONTD).  A test that needs a feature the device lacks is
-skipped and says why (veth has no zero-copy).  Each test makes its own
-namespaces and removes them, also when killed.
-
-The mb tests cover XDP multi-buffer at MTU 9000 on veth and on a NIC pair
-(XSK_DEVS="DUT PEER"): 100000 frames each dropped, aborted and sent back
-with XDP_TX with their memory returned,
-XDP_PASS, XDP_TX and XDP_REDIRECT (out of the other interface and into a
-veth) byte for byte, bpf_xdp_get_buff_len(), load/store_bytes and
-adjust_tail across fragments, and the MTU and program rules with their
-errno values and extack messages.
-
-The programs are built with clang and bpftool from the system, and linked
-with the system's libbpf, like samples built outside the tree.
-
-Run with:
-  make -C tools/testing/selftests TARGETS=xsk run_tests
-EOF
-commit_generated "$subj_selftests" "$(gen_date "$sdir")" "$tmp/selftests" \
-	"$sdir" tools/testing/selftests/Makefile MAINTAINERS
+mapfile -t sfiles < <(git -C "$top" ls-files -- "$sdir")
+for entry in "${parts_tab[@]}"; do
+	part=${entry%%|*}
+	subj=${entry#*|}
+	rm -rf "${tree:?}/$sdir"
+	"$top/scripts/kernel-selftests-parts.py" emit --parts "$part_names" \
+		--upto "$part" "$top" "$tree" "${sfiles[@]}" ||
+		die "$part: the selftests' files could not be written"
+	if [ "$part" = "${parts_tab[0]%%|*}" ]; then
+		grep -q '^TARGETS += xsk$' "$mk" ||
+			sed -i 's|^TARGETS += x86/bugs$|&\nTARGETS += xsk|' "$mk"
+		grep -q '^TARGETS += xsk$' "$mk" || die "no place for TARGETS += xsk in $mk"
+		add_maint "$sdir/" "tools/testing/selftests/bpf/\*xsk\*"
+	fi
+	{
+		part_body "$part"
+		"$top/scripts/kernel-selftests-parts.py" tests --parts "$part_names" \
+			--part "$part" "$top/$sdir/xsk_test.c" > "$tmp/tests" ||
+			die "$part: no test list"
+		ntests=$(tail -1 "$tmp/tests")
+		if [ "$ntests" -gt 0 ]; then
+			echo
+			echo "Tests added ($ntests, fixture.variant: tests):"
+			sed '$d' "$tmp/tests"
+		fi
+	} > "$tmp/body"
+	# the date of the project's last commit of the part's files
+	commit_generated "$subj" "$(gen_date "$sdir")" "$tmp/body" \
+		"$sdir" tools/testing/selftests/Makefile MAINTAINERS
+done
 
 # 2b. the kernel documentation
 cp "$top/$doc" "$tree/$doc"

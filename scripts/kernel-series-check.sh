@@ -14,7 +14,7 @@
 #      (scripts/kernel-build.sh, incremental, into build/kbuild-series) from
 #      the first patch that touches what the kernel is built from (not only
 #      tools/, Documentation/ or MAINTAINERS) on, and, when the patch touches
-#      them, the selftests.
+#      them, the selftests, against the tree's UAPI headers (make headers).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,10 +46,23 @@ git -C "$wt" am --quiet "${series[@]}" ||
 	die "git am patches/*.patch does not apply on the baseline (see git -C $wt am --show-current-patch)"
 echo "series-check: git am: ${#series[@]} patches apply on the baseline" >&2
 
-# The series carries the project's selftests and kernel docs as they are now
+# The series carries the project's selftests (as its last part has them:
+# without the markers of scripts/kernel-selftests-parts.py) and kernel docs
+# as they are now
+full=$(mktemp -d)
+trap 'rm -rf "$full"' EXIT
+mapfile -t sfiles < <(git -C "$top" ls-files tools/testing/selftests/xsk)
+"$top/scripts/kernel-selftests-parts.py" emit \
+	--parts "$("$top/scripts/kernel-patches.sh" --parts)" \
+	--upto "$("$top/scripts/kernel-patches.sh" --parts | sed 's/.*,//')" \
+	"$top" "$full" "${sfiles[@]}"
 stale=()
 while IFS= read -r f; do
-	cmp -s "$top/$f" "$wt/$f" || stale+=("$f")
+	if [ -e "$full/$f" ]; then
+		cmp -s "$full/$f" "$wt/$f" || stale+=("$f")
+	else
+		cmp -s "$top/$f" "$wt/$f" || stale+=("$f")
+	fi
 done < <(git -C "$top" ls-files tools/testing/selftests/xsk Documentation/networking)
 [ ${#stale[@]} -eq 0 ] ||
 	die "patches/ is older than ${stale[*]}: run \`make patches\`"
@@ -58,10 +71,31 @@ done < <(git -C "$top" ls-files tools/testing/selftests/xsk Documentation/networ
 # upstream commit, which a packaged source tree (no history) cannot
 # resolve: UNKNOWN_COMMIT_ID is the one check left out; the tag's form
 # (12 digits, the subject in quotes) is still checked.
+#
+# FILE_PATH_CHANGES ("added file(s), does MAINTAINERS need updating?") is
+# given for every new file of a patch that does not touch MAINTAINERS; the
+# selftests add files in several patches under the directory their first
+# one puts in MAINTAINERS.  It is left out, and checked here instead: every
+# file the series adds is in an F: pattern of the resulting MAINTAINERS.
 bad=0
+mapfile -t fpats < <(sed -n 's/^F:	//p' "$wt/MAINTAINERS")
+while IFS= read -r f; do
+	covered=0
+	for pat in "${fpats[@]}"; do
+		# shellcheck disable=SC2053  # the pattern is a glob on purpose
+		if [[ $pat == */ && $f == "$pat"* ]] || [[ $f == $pat ]]; then
+			covered=1
+			break
+		fi
+	done
+	[ $covered -eq 1 ] || {
+		echo "series-check: $f is added by the series but in no MAINTAINERS F: entry" >&2
+		bad=1
+	}
+done < <(git -C "$wt" diff --name-only --diff-filter=A baseline HEAD)
 for p in "${series[@]}"; do
 	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py
-	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile --ignore UNKNOWN_COMMIT_ID "$p" 2>&1) || true
+	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1) || true
 	if [ -n "$res" ]; then
 		echo "series-check: checkpatch --strict: $(basename "$p"):" >&2
 		echo "$res" >&2
@@ -90,10 +124,19 @@ for c in "${commits[@]}"; do
 		kbuilt=1
 	fi
 	if echo "$files" | grep -q '^tools/testing/selftests/xsk/'; then
+		# against this tree's own UAPI headers, as in-tree selftests
+		# are (make headers, out of the source tree: the kernel build
+		# above needs it clean)
 		o="$top/build/series-selftests"
+		h="$top/build/series-headers"
 		rm -rf "$o"
-		mkdir -p "$o"
-		make -s -C "$wt/tools/testing/selftests/xsk" OUTPUT="$o" >"$o.log" 2>&1 || {
+		mkdir -p "$o" "$h"
+		make -s -C "$wt" O="$h" headers >"$o.log" 2>&1 || {
+			tail -20 "$o.log" >&2
+			die "make headers fails at patch $i"
+		}
+		make -s -C "$wt/tools/testing/selftests/xsk" OUTPUT="$o" \
+			KHDR_INCLUDES="-isystem $h/usr/include" >"$o.log" 2>&1 || {
 			tail -20 "$o.log" >&2
 			die "the selftests do not build at patch $i"
 		}

@@ -55,8 +55,8 @@ git -C "$kdir" rev-parse -q --verify baseline >/dev/null ||
 
 # The kernel commits, oldest first, without the generated ones
 mapfile -t commits < <(git -C "$kdir" log --reverse --format='%H %s' baseline..HEAD |
-	grep -v -F -e ' selftests: xsk: add an AF_XDP core and kselftest suite' \
-		-e ' Documentation: networking: describe the AF_XDP selftests')
+	grep -v -e '^[0-9a-f]* selftests: xsk: ' \
+		-e '^[0-9a-f]* Documentation: networking: describe the AF_XDP selftests$')
 n=${#commits[@]}
 [ "$n" -gt 0 ] || die "no kernel commits after baseline in $kdir"
 

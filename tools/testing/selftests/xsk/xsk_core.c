@@ -12,13 +12,16 @@
 #include <sys/mman.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
+/* kernel-patches: prog */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+/* kernel-patches: core */
 
 #include "xsk_core.h"
-#include "xsk_spin.h"
+/* kernel-patches: prog */
 #include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
+/* kernel-patches: core */
 
 static const char * const mode_names[] = {
 	[XSK_MODE_BEST_EFFORT]	= "best-effort",
@@ -200,7 +203,7 @@ static int explain_bind(const struct xsk_socket *xs, enum xsk_mode mode,
 static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
 		      char *err)
 {
-	struct xsk_umem_reg reg = {};
+	struct xdp_umem_reg reg = {};
 	__u32 i;
 
 	xs->umem_len = (size_t)xs->nr_frames * xs->frame_size;
@@ -357,7 +360,7 @@ void xsk_socket_destroy(struct xsk_socket *xs)
 	free(xs);
 }
 
-int xsk_socket_stats(struct xsk_socket *xs, struct xsk_statistics *st)
+int xsk_socket_stats(struct xsk_socket *xs, struct xdp_statistics *st)
 {
 	socklen_t len = sizeof(*st);
 
@@ -512,16 +515,15 @@ int xsk_tx_packet(struct xsk_socket *xs, const void *pkt, __u32 len)
 	return 0;
 }
 
+/* kernel-patches: prog */
 /* ---- port: program + sockets ----------------------------------------- */
 
 static int prog_attach(struct xsk_port *port, enum xsk_mode mode, char *err)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lopts);
-	int prog_fd = bpf_program__fd(port->skel->progs.xsk_redirect);
-
 	lopts.flags = mode == XSK_MODE_GENERIC ? XDP_FLAGS_SKB_MODE :
 						 XDP_FLAGS_DRV_MODE;
-	port->link_fd = bpf_link_create(prog_fd, port->ifindex, BPF_XDP,
+	port->link_fd = bpf_link_create(port->prog_fd, port->ifindex, BPF_XDP,
 					&lopts);
 	if (port->link_fd < 0) {
 		int ret = -errno;
@@ -556,8 +558,6 @@ static void close_socks(struct xsk_port *port)
 static int open_socks(struct xsk_port *port, const struct xsk_port_opts *o,
 		      enum xsk_mode mode, char *err)
 {
-	int map_fd = port->skel ?
-		     bpf_map__fd(port->skel->maps.xsks_map) : -1;
 	__u32 nq = o->nr_queues ?: 1, q;
 	int ret;
 
@@ -575,8 +575,8 @@ static int open_socks(struct xsk_port *port, const struct xsk_port_opts *o,
 		if (ret)
 			goto fail;
 		port->socks[port->nr_socks++] = xs;
-		if (map_fd >= 0 &&
-		    bpf_map_update_elem(map_fd, &q, &xs->fd, BPF_ANY)) {
+		if (port->map_fd >= 0 &&
+		    bpf_map_update_elem(port->map_fd, &q, &xs->fd, BPF_ANY)) {
 			ret = fail(err, -errno, "xsks_map[%u]", q);
 			goto fail;
 		}
@@ -607,12 +607,11 @@ static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char *err)
 	port->xdp_features = q.feature_flags;
 	port->features_known = true;
 #endif
-	if (!port->skel) {
+	if (port->prog_fd < 0) {
 		port->mode = asked;
 		return 0;
 	}
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(port->skel->progs.xsk_redirect),
-				   &info, &len))
+	if (bpf_obj_get_info_by_fd(port->prog_fd, &info, &len))
 		return fail(err, -errno, "prog info");
 	port->prog_id = info.id;
 	if (q.drv_prog_id == info.id)
@@ -653,6 +652,8 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 	port = calloc(1, sizeof(*port));
 	if (!port)
 		return fail(err, -ENOMEM, "port");
+	port->prog_fd = -1;
+	port->map_fd = -1;
 	port->link_fd = -1;
 	snprintf(port->ifname, sizeof(port->ifname), "%s", o->ifname);
 	port->ifindex = if_nametoindex(o->ifname);
@@ -663,25 +664,25 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 	}
 	xsk_ifdriver(port->ifname, port->driver, sizeof(port->driver));
 
-	if (!o->no_prog) {
-		if (o->spin_n > XSK_SPIN_MAX) {
-			ret = fail(err, -EINVAL, "spin_n %u is above %u",
-				   o->spin_n, XSK_SPIN_MAX);
+	if (o->no_prog) {
+		/* TX only */
+	} else if (o->prog) {
+		port->prog_fd = bpf_program__fd(o->prog);
+		port->map_fd = o->xsks_map ? bpf_map__fd(o->xsks_map) : -1;
+		if (port->prog_fd < 0 || port->map_fd < 0) {
+			ret = fail(err, -EINVAL,
+				   "the caller's XDP program needs to be loaded, with its XSKMAP");
 			goto out;
 		}
-		port->skel = xsk_prog_bpf__open();
-		if (port->skel) {
-			port->skel->rodata->spin_n = o->spin_n;
-			if (xsk_prog_bpf__load(port->skel)) {
-				xsk_prog_bpf__destroy(port->skel);
-				port->skel = NULL;
-			}
-		}
+	} else {
+		port->skel = xsk_prog_bpf__open_and_load();
 		if (!port->skel) {
 			ret = fail(err, -errno,
 				   "loading the XDP program failed (CONFIG_BPF_SYSCALL? RLIMIT_MEMLOCK? see libbpf's messages above)");
 			goto out;
 		}
+		port->prog_fd = bpf_program__fd(port->skel->progs.xsk_redirect);
+		port->map_fd = bpf_map__fd(port->skel->maps.xsks_map);
 	}
 
 	if (o->mode != XSK_MODE_BEST_EFFORT) {
@@ -749,7 +750,6 @@ int xsk_prog_counters_read(struct xsk_prog_bpf *skel,
 		c->rx_bytes += pc[i].rx_bytes;
 		c->redirected += pc[i].redirected;
 		c->no_socket += pc[i].no_socket;
-		c->spin_one += pc[i].spin_one;
 	}
 	free(pc);
 	return ret;

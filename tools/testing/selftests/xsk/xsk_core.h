@@ -14,8 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <net/if.h>
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <linux/netdev.h>
 #include "../kselftest.h"	/* ARRAY_SIZE, __printf */
-#include "xsk_uapi.h"
 
 #define XSK_ERRLEN		256
 #define XSK_MAX_QUEUES		64
@@ -172,7 +175,7 @@ struct xsk_socket {
 int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
 		      const struct xsk_socket_opts *opts, char *err);
 void xsk_socket_destroy(struct xsk_socket *xs);
-int xsk_socket_stats(struct xsk_socket *xs, struct xsk_statistics *st);
+int xsk_socket_stats(struct xsk_socket *xs, struct xdp_statistics *st);
 
 /* Frames of the UMEM the application holds */
 static inline __u64 xsk_frame_alloc(struct xsk_socket *xs)
@@ -239,6 +242,7 @@ __u32 xsk_rx_recycle(struct xsk_socket *xs, __u32 budget, __u32 *packets);
  */
 int xsk_tx_packet(struct xsk_socket *xs, const void *pkt, __u32 len);
 
+/* kernel-patches: prog */
 /*
  * An interface with our XDP program attached and one socket per queue, in
  * the mode asked for (best-effort: the first that works on the first queue,
@@ -251,11 +255,18 @@ struct xsk_port_opts {
 	__u32 first_queue;
 	__u32 nr_queues;	/* default 1 */
 	bool no_prog;		/* TX only: bind, attach no program */
-	/* benchmarks: xsk_spin.h iterations per frame, 0 - XSK_SPIN_MAX */
-	__u32 spin_n;
+	/*
+	 * A loaded program of the caller's to attach instead of ours, and the
+	 * XSKMAP of its object that it redirects to: the port puts its
+	 * sockets there, and leaves both to the caller
+	 */
+	const struct bpf_program *prog;
+	const struct bpf_map *xsks_map;
 	struct xsk_socket_opts sock;
 };
 
+struct bpf_program;
+struct bpf_map;
 struct xsk_prog_bpf;
 
 struct xsk_port {
@@ -267,7 +278,9 @@ struct xsk_port {
 	__u32 prog_id;
 	__u64 xdp_features;	/* NETDEV_XDP_ACT_* */
 	bool features_known;
-	struct xsk_prog_bpf *skel;
+	struct xsk_prog_bpf *skel;	/* ours, unless opts.prog was given */
+	int prog_fd;			/* attached, or -1 */
+	int map_fd;			/* its XSKMAP, or -1 */
 	int link_fd;
 	__u32 nr_socks;
 	struct xsk_socket *socks[XSK_MAX_QUEUES];
@@ -284,7 +297,6 @@ struct xsk_prog_counters {
 	__u64 rx_bytes;
 	__u64 redirected;
 	__u64 no_socket;
-	__u64 spin_one;
 };
 
 /* Of a loaded program: the port's (port->skel) or the peer's */
@@ -294,6 +306,7 @@ int xsk_prog_counters_read(struct xsk_prog_bpf *skel,
 /* One line: "veth0 (veth) queue 0-1: native copy, need_wakeup, ..." */
 void xsk_port_describe(const struct xsk_port *port, char *buf, size_t len);
 
+/* kernel-patches: core */
 /* The driver name from ETHTOOL_GDRVINFO, or "unknown" */
 void xsk_ifdriver(const char *ifname, char *buf, size_t len);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* kernel-patches: env */
 /*
  * veth pair across two private network namespaces.  See xsk_env.h.
  */

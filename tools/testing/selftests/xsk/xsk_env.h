@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/* kernel-patches: env */
 /*
  * The test environment: a veth pair across two private network namespaces,
  * "dut" (the side under test) and "peer" (where traffic comes from).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* kernel-patches: copy */
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>

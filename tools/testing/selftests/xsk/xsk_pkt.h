@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/* kernel-patches: copy */
 /*
  * Test frames: Ethernet + IPv4 + UDP from 198.18.0.2 to 198.18.0.1 (the
  * benchmarking range of RFC 2544).  The payload starts with a 32-bit

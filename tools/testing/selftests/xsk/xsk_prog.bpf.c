@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+/* kernel-patches: prog */
 /*
  * XDP programs of the AF_XDP core.
  *
  * xsk_redirect: every frame of queue q goes to the socket in xsks_map[q];
  *		 frames of a queue without a socket go to the stack.  With
- *		 spin_n set before load, each frame costs spin_n more
- *		 iterations of xsk_spin.h's loop (benchmarks check their
- *		 measurement with it).  With xsk_tx_flow set, frames of
- *		 that UDP source port go back out instead (XDP_TX, MAC
- *		 addresses swapped), beside the socket's own transmits.
+ *		 xsk_tx_flow set, frames of that UDP source port go back out
+ *		 instead (XDP_TX, MAC addresses swapped), beside the
+ *		 socket's own transmits.
  * xdp_pass:	 the peer's program: makes a veth run native XDP (and so
  *		 accept XDP_TX and redirected frames) and passes everything.
  * xdp_drop:	 the same, for a peer that only counts what comes back.
@@ -32,7 +31,6 @@
 #include <bpf/bpf_helpers.h>
 
 #include "xsk_prog_mb.h"
-#include "xsk_spin.h"
 
 #define MAX_QUEUES 64
 
@@ -41,15 +39,7 @@ struct counters {
 	__u64 rx_bytes;
 	__u64 redirected;
 	__u64 no_socket;
-	__u64 spin_one;		/* xsk_spin() gave 1: keeps its loop */
 };
-
-/*
- * Set before load: in .rodata, which libbpf freezes, the verifier sees a
- * constant and removes the loop when it is 0 (not const, so that the
- * compiler does not fold it first)
- */
-SEC(".rodata") __u32 spin_n;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
@@ -113,8 +103,6 @@ int xsk_redirect(struct xdp_md *ctx)
 		return XDP_TX;
 	}
 
-	if (spin_n && xsk_spin(spin_n, ctx->data_end - ctx->data) == 1 && c)
-		c->spin_one++;
 	act = bpf_redirect_map(&xsks_map, ctx->rx_queue_index, XDP_PASS);
 	if (c) {
 		if (act == XDP_REDIRECT)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/* kernel-patches: prog */
 /*
  * Shared by xsk_prog.bpf.c and the multi-buffer XDP tests: what xdp_mb does
  * with each frame, and what it reports.

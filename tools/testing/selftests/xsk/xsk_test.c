@@ -5,6 +5,7 @@
  * Every test asserts exact values: packet and descriptor counts, payload
  * bytes, XDP_STATISTICS counters, errno values.
  */
+/* kernel-patches: core */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -28,10 +29,14 @@
 
 #include "kselftest_harness.h"
 #include "xsk_core.h"
+/* kernel-patches: env */
 #include "xsk_env.h"
+/* kernel-patches: copy */
 #include "xsk_pkt.h"
+/* kernel-patches: prog */
 #include "xsk_prog_mb.h"	/* before the skeleton: its .bss has one */
 #include "xsk_prog.skel.h"
+/* kernel-patches: copy */
 
 #define NR_PKTS		1000U
 #define PKT_LEN		64
@@ -139,11 +144,13 @@ static void recv_frames(struct xsk_socket *xs, __u32 want, __u32 len,
 	}
 }
 
+/* kernel-patches: env */
 static bool is_root(void)
 {
 	return geteuid() == 0;
 }
 
+/* kernel-patches: copy */
 /* ------------------------------------------------------------------------ */
 
 FIXTURE(xsk) {
@@ -196,7 +203,7 @@ static int open_port(struct xsk_env *env, struct xsk_port **port,
 TEST_F(xsk, rx_exact)
 {
 	struct xsk_prog_counters c;
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct rx_result r;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
@@ -290,7 +297,7 @@ TEST_F(xsk, need_wakeup_off)
 TEST_F(xsk, stats_rx_ring_full)
 {
 	struct xsk_socket_opts so = { .rx_size = 64, .fill_size = 256 };
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct rx_result r;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
@@ -309,7 +316,7 @@ TEST_F(xsk, stats_rx_ring_full)
 TEST_F(xsk, stats_fill_ring_empty)
 {
 	struct xsk_socket_opts so = { .nr_frames = 32 };
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, &so,
 			       self->err)) TH_LOG("%s", self->err);
@@ -324,7 +331,7 @@ TEST_F(xsk, stats_fill_ring_empty)
 /* Descriptors longer than a frame are invalid, and completed back */
 TEST_F(xsk, stats_tx_invalid_descs)
 {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct xsk_socket *xs;
 	__u32 idx, i, kicks;
 
@@ -352,7 +359,7 @@ TEST_F(xsk, stats_tx_invalid_descs)
 /* Each kick with nothing in the TX ring counts once */
 TEST_F(xsk, stats_tx_ring_empty)
 {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	int i;
 
 	ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode, NULL,
@@ -643,7 +650,7 @@ TEST_F(jumbo, sg_contd_flags)
 /* Without XDP_USE_SG a frame that needs 3 descriptors is dropped */
 TEST_F(jumbo, no_sg_dropped)
 {
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct rx_result r;
 	__u64 deadline;
 
@@ -737,6 +744,7 @@ TEST_F(multiq, best_effort_all_queues)
 	}
 }
 
+/* kernel-patches: nic */
 /* ------------------------------------------------------------------------ */
 /*
  * A driver's own paths: on veth (copy mode) always, and on a real NIC pair
@@ -773,6 +781,7 @@ static int get_mtu(const char *ifname)
 	return ret ? ret : mtu;
 }
 
+/* kernel-patches: long */
 static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 {
 	struct ifreq ifr = { .ifr_data = cmd };
@@ -911,6 +920,7 @@ static int set_priv_flag(const char *ifname, const char *flag, bool on)
 	return ret;
 }
 
+/* kernel-patches: nic */
 #define COMP_FRAMES	512U	/* frames sent, twice the TX/completion ring */
 #define COMP_RING	256U
 /*
@@ -965,9 +975,31 @@ FIXTURE_TEARDOWN(nic)
 	xenv_destroy(self->env);
 }
 
-struct mb_expect;
+/* Multi-buffer frames (the mb tests): their flow, and what comes back */
+#define MB_FLOW		1000
+
+/* What a received frame must be, byte for byte */
+struct mb_expect {
+	const unsigned char *dst;
+	const unsigned char *src;
+	__u32 linear;		/* helpers: the linear part the program saw */
+	bool helpers;		/* XDP_MB_HELPERS changed it */
+	bool grown;		/* and could grow the tail */
+};
+
 static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
-			  __u32 seq);
+			  __u32 seq)
+{
+	xsk_pkt_build(buf, JUMBO_LEN, e->dst, e->src, MB_FLOW, seq);
+	if (!e->helpers)
+		return JUMBO_LEN;
+	memset(buf + e->linear - XDP_MB_CROSS_LEN / 2, XDP_MB_CROSS_BYTE,
+	       XDP_MB_CROSS_LEN);
+	if (!e->grown)
+		return JUMBO_LEN - XDP_MB_SHRINK;
+	memset(buf + JUMBO_LEN - XDP_MB_SHRINK, 0, XDP_MB_GROW);
+	return JUMBO_LEN - XDP_MB_SHRINK + XDP_MB_GROW;
+}
 
 /*
  * Read what arrived on an AF_PACKET socket (not what went out of it) for
@@ -1100,94 +1132,8 @@ TEST_F(nic, tx_exact)
 }
 
 /*
- * Completion-ring accounting (the bug class of the 2019 ixgbe double-clean
- * fix): COMP_FRAMES frames, each from a UMEM frame of its own, through a TX
- * and completion ring of COMP_RING entries.  Exactly COMP_FRAMES addresses
- * complete, each once, the very set submitted, and nothing comes after.
- */
-TEST_F(nic, completions_exact)
-{
-	struct xsk_socket_opts so = {
-		.tx_size = COMP_RING, .comp_size = COMP_RING,
-		.fill_size = COMP_RING, .nr_frames = COMP_RING + COMP_FRAMES,
-	};
-	static __u8 done[COMP_RING + COMP_FRAMES];
-	static __u8 sent[COMP_RING + COMP_FRAMES];
-	__u32 submitted = 0, completed = 0, twice = 0, stranger = 0, idx = 0;
-	__u64 deadline = now_ms() + 5 * RX_WAIT_MS;
-	struct xsk_socket *xs;
-	struct rx_result r;
-	__u32 i, n;
-
-	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
-			      self->err)) TH_LOG("%s", self->err);
-	xs = self->port->socks[0];
-	ASSERT_LE(COMP_FRAMES, xs->nr_free);
-	memset(done, 0, sizeof(done));
-	memset(sent, 0, sizeof(sent));
-
-	while ((submitted < COMP_FRAMES || completed < COMP_FRAMES) &&
-	       now_ms() < deadline) {
-		n = xring_prod_nb_free(&xs->tx, COMP_FRAMES - submitted);
-		if (n > COMP_FRAMES - submitted)
-			n = COMP_FRAMES - submitted;
-		if (n) {
-			xring_prod_reserve(&xs->tx, n, &idx);
-			for (i = 0; i < n; i++) {
-				struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
-				__u64 a = xsk_frame_alloc(xs);
-
-				sent[a / xs->frame_size] = 1;
-				d->addr = a;
-				d->len = PKT_LEN;
-				d->options = 0;
-				xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN,
-					      self->env->mac[XENV_PEER],
-					      self->env->mac[XENV_DUT], 4000,
-					      submitted + i);
-			}
-			xring_prod_submit(&xs->tx, n);
-			submitted += n;
-		}
-		xsk_kick_tx(xs);
-		n = xring_cons_peek(&xs->comp, COMP_RING, &idx);
-		for (i = 0; i < n; i++) {
-			__u64 a = *xring_addr(&xs->comp, idx + i);
-			__u64 f = a / xs->frame_size;
-
-			if (a % xs->frame_size || f >= ARRAY_SIZE(done) || !sent[f])
-				stranger++;
-			else if (done[f]++)
-				twice++;
-		}
-		xring_cons_release(&xs->comp, n);
-		completed += n;
-	}
-	EXPECT_EQ(COMP_FRAMES, submitted);
-	EXPECT_EQ(COMP_FRAMES, completed);
-	EXPECT_EQ(0U, twice);
-	EXPECT_EQ(0U, stranger);
-	for (i = 0, n = 0; i < ARRAY_SIZE(done); i++)
-		n += sent[i] && done[i] == 1;
-	EXPECT_EQ(COMP_FRAMES, n);
-	/* Nothing more completes later */
-	usleep(QUIET_MS * 1000);
-	xsk_kick_tx(xs);
-	usleep(QUIET_MS * 1000);
-	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
-	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
-	pkt_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, NULL, &r);
-	EXPECT_GE(COMP_FRAMES, r.packets);
-	EXPECT_EQ(0U, r.bad_payload);
-	if (!variant->devs) {
-		EXPECT_EQ(COMP_FRAMES, r.packets);
-		EXPECT_EQ(0U, r.out_of_order);
-	}
-}
-
-/*
- * Completions of one socket's frames: up to max, as completions_exact
- * counts them (each address once, and only addresses it sent)
+ * Completions of one socket's frames: up to COMP_RING at a time, each
+ * address once, and only addresses it sent
  */
 struct comp_count {
 	__u32 completed;
@@ -1212,6 +1158,92 @@ static void comp_reap(struct xsk_socket *xs, const __u8 *sent, __u8 *done,
 	}
 	xring_cons_release(&xs->comp, n);
 	cc->completed += n;
+}
+
+/*
+ * Fill the n TX descriptors reserved at idx: each a PKT_LEN frame to the
+ * peer from a UMEM frame of its own (marked in sent[]), flow 4000,
+ * sequence numbers first, first + 1, ...
+ */
+static void tx_fill(struct xsk_socket *xs, const struct xsk_env *env,
+		    __u32 idx, __u32 n, __u32 first, __u8 *sent)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		__u64 a = xsk_frame_alloc(xs);
+
+		sent[a / xs->frame_size] = 1;
+		d->addr = a;
+		d->len = PKT_LEN;
+		d->options = 0;
+		xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN, env->mac[XENV_PEER],
+			      env->mac[XENV_DUT], 4000, first + i);
+	}
+}
+
+/*
+ * Completion-ring accounting (the bug class of the 2019 ixgbe double-clean
+ * fix): COMP_FRAMES frames, each from a UMEM frame of its own, through a TX
+ * and completion ring of COMP_RING entries.  Exactly COMP_FRAMES addresses
+ * complete, each once, the very set submitted, and nothing comes after.
+ */
+TEST_F(nic, completions_exact)
+{
+	struct xsk_socket_opts so = {
+		.tx_size = COMP_RING, .comp_size = COMP_RING,
+		.fill_size = COMP_RING, .nr_frames = COMP_RING + COMP_FRAMES,
+	};
+	static __u8 done[COMP_RING + COMP_FRAMES];
+	static __u8 sent[COMP_RING + COMP_FRAMES];
+	__u64 deadline = now_ms() + 5 * RX_WAIT_MS;
+	__u32 submitted = 0, idx = 0, i, n;
+	struct comp_count cc = {};
+	struct xsk_socket *xs;
+	struct rx_result r;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, &so,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_LE(COMP_FRAMES, xs->nr_free);
+	memset(done, 0, sizeof(done));
+	memset(sent, 0, sizeof(sent));
+
+	while ((submitted < COMP_FRAMES || cc.completed < COMP_FRAMES) &&
+	       now_ms() < deadline) {
+		n = xring_prod_nb_free(&xs->tx, COMP_FRAMES - submitted);
+		if (n > COMP_FRAMES - submitted)
+			n = COMP_FRAMES - submitted;
+		if (n) {
+			xring_prod_reserve(&xs->tx, n, &idx);
+			tx_fill(xs, self->env, idx, n, submitted, sent);
+			xring_prod_submit(&xs->tx, n);
+			submitted += n;
+		}
+		xsk_kick_tx(xs);
+		comp_reap(xs, sent, done, ARRAY_SIZE(done), &cc);
+	}
+	EXPECT_EQ(COMP_FRAMES, submitted);
+	EXPECT_EQ(COMP_FRAMES, cc.completed);
+	EXPECT_EQ(0U, cc.twice);
+	EXPECT_EQ(0U, cc.stranger);
+	for (i = 0, n = 0; i < ARRAY_SIZE(done); i++)
+		n += sent[i] && done[i] == 1;
+	EXPECT_EQ(COMP_FRAMES, n);
+	/* Nothing more completes later */
+	usleep(QUIET_MS * 1000);
+	xsk_kick_tx(xs);
+	usleep(QUIET_MS * 1000);
+	EXPECT_EQ(0U, xring_cons_nb_avail(&xs->comp, COMP_RING));
+	/* Unpaced, a NIC peer may miss some (tx_exact covers delivery) */
+	pkt_recv(self->peer_fd, COMP_FRAMES, PKT_LEN, 0, NULL, &r);
+	EXPECT_GE(COMP_FRAMES, r.packets);
+	EXPECT_EQ(0U, r.bad_payload);
+	if (!variant->devs) {
+		EXPECT_EQ(COMP_FRAMES, r.packets);
+		EXPECT_EQ(0U, r.out_of_order);
+	}
 }
 
 #define XDP_TX_FLOW	5000
@@ -1257,18 +1289,7 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 			ASSERT_EQ(0, xenv_send(self->env, frame, sizeof(frame)));
 		}
 		ASSERT_EQ(n, xring_prod_reserve(&xs->tx, n, &idx));
-		for (i = 0; i < n; i++) {
-			struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
-			__u64 a = xsk_frame_alloc(xs);
-
-			sent[a / xs->frame_size] = 1;
-			d->addr = a;
-			d->len = PKT_LEN;
-			d->options = 0;
-			xsk_pkt_build(xsk_umem_ptr(xs, a), PKT_LEN,
-				      self->env->mac[XENV_PEER],
-				      self->env->mac[XENV_DUT], 4000, b + i);
-		}
+		tx_fill(xs, self->env, idx, n, b, sent);
 		xring_prod_submit(&xs->tx, n);
 		deadline = now_ms() + RX_WAIT_MS;
 		while (cc.completed < b + n && now_ms() < deadline) {
@@ -1302,7 +1323,7 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 TEST_F(nic, fill_starvation_recovery)
 {
 	struct xsk_socket_opts so = { .nr_frames = 32 };
-	struct xsk_statistics st;
+	struct xdp_statistics st;
 	struct xsk_socket *xs;
 	struct rx_result r;
 	__u32 i, got;
@@ -1365,6 +1386,7 @@ TEST_F(nic, mtu_change_under_zerocopy)
 	EXPECT_EQ(0U, bad);
 }
 
+/* kernel-patches: mb */
 /* ------------------------------------------------------------------------ */
 /*
  * XDP multi-buffer at MTU 9000: 9014-byte frames through every action of a
@@ -1378,7 +1400,6 @@ TEST_F(nic, mtu_change_under_zerocopy)
 #define MB_BATCH	50U
 #define MB_FRAMES	200U
 #define MB_LEAK_FRAMES	100000U
-#define MB_FLOW		1000
 
 static const unsigned char mb_mark[6] = { 0x02, 0, 0, 0, 0, 0x77 };
 
@@ -1521,29 +1542,6 @@ static int mb_send(struct xsk_prog_bpf *skel, struct xsk_env *env, __u32 n,
 		}
 	}
 	return 0;
-}
-
-/* What a received frame must be, byte for byte */
-struct mb_expect {
-	const unsigned char *dst;
-	const unsigned char *src;
-	__u32 linear;		/* helpers: the linear part the program saw */
-	bool helpers;		/* XDP_MB_HELPERS changed it */
-	bool grown;		/* and could grow the tail */
-};
-
-static size_t mb_expected(unsigned char *buf, const struct mb_expect *e,
-			  __u32 seq)
-{
-	xsk_pkt_build(buf, JUMBO_LEN, e->dst, e->src, MB_FLOW, seq);
-	if (!e->helpers)
-		return JUMBO_LEN;
-	memset(buf + e->linear - XDP_MB_CROSS_LEN / 2, XDP_MB_CROSS_BYTE,
-	       XDP_MB_CROSS_LEN);
-	if (!e->grown)
-		return JUMBO_LEN - XDP_MB_SHRINK;
-	memset(buf + JUMBO_LEN - XDP_MB_SHRINK, 0, XDP_MB_GROW);
-	return JUMBO_LEN - XDP_MB_SHRINK + XDP_MB_GROW;
 }
 
 static void expect_rx_exact(struct __test_metadata *_metadata,
@@ -1938,6 +1936,7 @@ TEST_F(mb, largest_frames_pass)
 	EXPECT_EQ(0U, r.out_of_order);
 }
 
+/* kernel-patches: long */
 /* ------------------------------------------------------------------------ */
 /*
  * Frames longer than one Rx buffer where the program cannot take them
@@ -2184,6 +2183,7 @@ TEST_F(long_rx, zerocopy_dropped)
 	expect_long_drops(_metadata, dut, drops, LONG_FRAMES);
 }
 
+/* kernel-patches: env */
 /* ------------------------------------------------------------------------ */
 /* Bad bind arguments: the errno of the kernel and a message naming it       */
 
@@ -2304,5 +2304,6 @@ TEST_F(zz_after, nothing_left_behind)
 	EXPECT_STREQ(netns_before, self->netns);
 	EXPECT_STREQ(links_before, self->links);
 }
+/* kernel-patches: core */
 
 TEST_HARNESS_MAIN
