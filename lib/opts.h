@@ -156,8 +156,8 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 	  .min = 0, .max = 1 << 23 }
 #define OPTS_INTERFACE(T, f, h)						\
 	{ OPTS_ROW(OPT_IFNAME, "interface", 'i', T, f, "IF", h) }
-#define OPTS_MTU(T, f, h)						\
-	{ OPTS_ROW(OPT_U32, "mtu", 0, T, f, "N", h), .min = 68, .max = 65535 }
+#define OPTS_MTU(T, f, h, d)						\
+	{ OPTS_ROW(OPT_U32, "mtu", 0, T, f, "N", h), .min = 68, .max = 65535, .def = d }
 #define OPTS_JSON(T, f, h)						\
 	{ OPTS_ROW(OPT_FLAG, "json", 'j', T, f, NULL, h) }
 #define OPTS_OUT(T, f, h)						\
