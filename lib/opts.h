@@ -123,10 +123,12 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 	.type = t, .name = n, .letter = l, .off = offsetof(T, f),	\
 	.arg = a, .help = h
 
-#define OPTS_SIZE(T, f)							\
-	{ OPTS_ROW(OPT_U32, "size", 's', T, f, "BYTES",			\
+#define OPTS_SIZE(T, f)		OPTS_SIZE_LETTER(T, f, 's')
+/* xdp_rxq_info's -s was --interval: refused there, not taken as a size */
+#define OPTS_SIZE_LETTER(T, f, l)					\
+	{ OPTS_ROW(OPT_U32, "size", l, T, f, "BYTES",			\
 		   "frame length without FCS, Ethernet header included, 46..9014"), \
-	  .min = OPTS_SIZE_MIN, .max = OPTS_SIZE_MAX }
+	  .min = OPTS_SIZE_MIN, .max = OPTS_SIZE_MAX, .def = "64" }
 #define OPTS_SIZES(T, f)						\
 	{ OPTS_ROW(OPT_LIST, "sizes", 's', T, f, "LIST",		\
 		   "frame lengths without FCS, 46..9014"),		\
@@ -134,7 +136,7 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 #define OPTS_FLOWS(T, f)						\
 	{ OPTS_ROW(OPT_U32, "flows", 'f', T, f, "N",			\
 		   "UDP flows (source ports 1000..1000+N-1), 1..4096"),	\
-	  .min = 1, .max = OPTS_FLOWS_MAX }
+	  .min = 1, .max = OPTS_FLOWS_MAX, .def = "1" }
 #define OPTS_FLOWS_LIST(T, f)						\
 	{ OPTS_ROW(OPT_LIST, "flows", 'f', T, f, "LIST",		\
 		   "UDP flows, 1..4096"),				\
