@@ -118,6 +118,7 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 #define OPTS_RATE_MAX	1000000000ULL
 #define OPTS_COUNT_MAX	1000000000000ULL
 #define OPTS_DURATION_MAX 86400.0
+#define OPTS_REPEAT_MAX	100
 
 #define OPTS_ROW(t, n, l, T, f, a, h)					\
 	.type = t, .name = n, .letter = l, .off = offsetof(T, f),	\
@@ -153,6 +154,8 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 #define OPTS_WARMUP(T, f, h)						\
 	{ OPTS_ROW(OPT_DOUBLE, "warmup", 'w', T, f, "SEC", h),		\
 	  .dmin = 0, .dmax = 60 }
+#define OPTS_REPEAT(T, f, h)						\
+	{ OPTS_ROW(OPT_U32, "repeat", 'r', T, f, "R", h), .min = 1, .max = OPTS_REPEAT_MAX }
 #define OPTS_LOOP(T, f, h)						\
 	{ OPTS_ROW(OPT_U32, "loop", 'K', T, f, "K", h),			\
 	  .min = 0, .max = 1 << 23 }
