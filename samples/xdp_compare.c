@@ -155,7 +155,9 @@ static const struct opts_tool tool = {
 	.about = "Compare two xdp_sweep results (B against A) point by point, for review:\n"
 		 "change of the median ns/pkt in %, ns and TSC cycles (at A's TSC GHz),\n"
 		 "Mpps change, CI of the ns difference (Welch), noise marked.\n\n",
-	.notes = "\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n",
+	.notes = "\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n"
+		 "Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n"
+		 "they are --flows, --l2fwd, --txonly and --modes.\n",
 	.opts = rows,
 	.cfg_size = sizeof(struct config),
 	.args = true,

@@ -43,30 +43,33 @@ struct config {
 };
 
 #define ABOUT \
-	"Send UDP test frames (Ethernet/IPv4/UDP, 198.18.0.2 -> 198.18.0.1, port 9)\n"\
-	"made in the kernel by BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: an\n"\
-	"XDP program, loaded but never attached, rewrites the UDP source port and\n"\
-	"the payload's sequence number of every frame and returns XDP_TX, so the\n"\
-	"frames leave by the interface.  Frames too large for live-frames mode\n"\
-	"(one page less the kernel's headroom and tailroom: 3408 bytes with 4 KiB\n"\
-	"pages on this kernel) go by an AF_XDP socket with multi-buffer\n"\
-	"(XDP_USE_SG) instead; the report says which method ran.\n"\
-	"\n"\
-	"Without -i, a private veth pair in two network namespaces is made: frames\n"\
-	"leave by the peer side; the dut side runs a counting XDP_DROP program\n"\
-	"(native mode) whose counts are reported.  Everything is removed at exit.\n"\
+	"Send UDP test frames (Ethernet/IPv4/UDP, 198.18.0.2 -> 198.18.0.1, port 9)\n" \
+	"made in the kernel by BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: an\n" \
+	"XDP program, loaded but never attached, rewrites the UDP source port and\n" \
+	"the payload's sequence number of every frame and returns XDP_TX, so the\n" \
+	"frames leave by the interface.  Frames too large for live-frames mode\n" \
+	"(one page less the kernel's headroom and tailroom: 3408 bytes with 4 KiB\n" \
+	"pages on this kernel) go by an AF_XDP socket with multi-buffer\n" \
+	"(XDP_USE_SG) instead; the report says which method ran.\n" \
+	"\n" \
+	"Without -i, a private veth pair in two network namespaces is made: frames\n" \
+	"leave by the peer side; the dut side runs a counting XDP_DROP program\n" \
+	"(native mode) whose counts are reported.  Everything is removed at exit.\n" \
 	"\n"
 #define NOTES \
-	"\n"\
-	"Output: frames sent (counted by the XDP program), the rate achieved, the\n"\
-	"sending thread's CPU time per frame (schedstat) in ns and in TSC cycles\n"\
-	"(ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW; this machine\n"\
-	"may have no PMU, so these are not core cycles).  In the kernel's default\n"\
-	"NAPI mode the receiver's softirq runs on the sending CPU, inside that\n"\
-	"thread's time, so the CPU time per frame includes the receive side.\n"\
-	"\n"\
-	"Exit status: 0 on success, 1 when the run failed, 2 on a bad option,\n"\
-	"128 + the signal when SIGINT or SIGTERM stopped it (what was sent is\n"
+	"\n" \
+	"Output: frames sent (counted by the XDP program), the rate achieved, the\n" \
+	"sending thread's CPU time per frame (schedstat) in ns and in TSC cycles\n" \
+	"(ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW; this machine\n" \
+	"may have no PMU, so these are not core cycles).  In the kernel's default\n" \
+	"NAPI mode the receiver's softirq runs on the sending CPU, inside that\n" \
+	"thread's time, so the CPU time per frame includes the receive side.\n" \
+	"\n" \
+	"Exit status: 0 on success, 1 when the run failed, 2 on a bad option,\n" \
+	"128 + the signal when SIGINT or SIGTERM stopped it (what was sent is\n" \
+	"reported, marked interrupted).\n" \
+	"Changed: -r (--rate) is gone (-r is the runs in every tool); --count is\n" \
+	"1..1e12 and --duration 0.1..86400 s, as in the other tools.\n"
 
 static int parse_mac(const char *arg, unsigned char mac[6])
 {
