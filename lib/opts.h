@@ -181,6 +181,12 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 	  .def = prefix }
 #define OPTS_HELP							\
 	{ .type = OPT_FLAG, .name = "help", .letter = 'h', .help = "this text" }
+/* The last row of every table: --help */
+#define OPTS_HELP_END		OPTS_HELP, OPTS_END
+/* A tool: its name, synopsis, rows and config type; .about, .notes, ... */
+#define OPTS_TOOL(n, syn, r, T, ...)					\
+	{ .name = n, .synopsis = syn, .opts = r, .cfg_size = sizeof(T),	\
+	  __VA_ARGS__ }
 #define OPTS_HEADING(h)		{ .type = OPT_HEADING, .help = h }
 #define OPTS_END		{ .type = OPT_END }
 

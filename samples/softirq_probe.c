@@ -96,6 +96,15 @@ struct config {
 	bool json, allow_concurrent;
 };
 
+#define ABOUT \
+	"Is the tracepoint NET_RX time exact, /proc/stat's not, and what do the\n" \
+	"tracepoint programs cost?  Runs alternate: programs attached, detached,\n" \
+	"attached with BPF run time statistics.\n\n"
+#define NOTES \
+	"\nCycles are TSC cycles (ns x the TSC frequency measured against\n" \
+	"CLOCK_MONOTONIC_RAW).  SIGINT or SIGTERM stops it: the runs done are\n" \
+	"reported, marked interrupted, and the exit status is 128 + the signal.\n"
+
 static const struct opt rows[] = {
 	{ OPTS_ROW(OPT_U32, "runs", 'r', struct config, runs, "RUNS",
 		   "runs per mode, 3..30"), .min = 3, .max = MAX_RUNS },
@@ -105,22 +114,12 @@ static const struct opt rows[] = {
 		   "CPU to send (and so receive) on") },
 	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
 	OPTS_JSON(struct config, json, "JSON output"),
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = TOOL,
-	.synopsis = "[OPTIONS]",
-	.about = "Is the tracepoint NET_RX time exact, /proc/stat's not, and what do the\n"
-		 "tracepoint programs cost?  Runs alternate: programs attached, detached,\n"
-		 "attached with BPF run time statistics.\n\n",
-	.notes = "\nCycles are TSC cycles (ns x the TSC frequency measured against\n"
-		 "CLOCK_MONOTONIC_RAW).  SIGINT or SIGTERM stops it: the runs done are\n"
-		 "reported, marked interrupted, and the exit status is 128 + the signal.\n",
-	.opts = rows,
-	.cfg_size = sizeof(struct config),
-};
+static const struct opts_tool tool =
+	OPTS_TOOL(TOOL, "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 static int send_frames(unsigned int n)
 {

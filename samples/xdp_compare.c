@@ -133,6 +133,15 @@ struct config {
 	__u64 max_input;
 };
 
+#define ABOUT \
+	"Compare two xdp_sweep results (B against A) point by point, for review:\n" \
+	"change of the median ns/pkt in %, ns and TSC cycles (at A's TSC GHz),\n" \
+	"Mpps change, CI of the ns difference (Welch), noise marked.\n\n"
+#define NOTES \
+	"\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n" \
+	"Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n" \
+	"they are --flows, --l2fwd, --txonly and --modes.\n"
+
 static const struct opt rows[] = {
 	OPTS_JSON(struct config, json, "one JSON object instead of the text report"),
 	{ OPTS_ROW(OPT_FLAG, "force", 0, struct config, force, NULL,
@@ -145,23 +154,12 @@ static const struct opt rows[] = {
 	  .dmin = 0, .dmax = 100, .def = "off" },
 	{ OPTS_ROW(OPT_U64, "max-input", 0, struct config, max_input, "BYTES",
 		   "refuse a larger file"), .min = 1, .max = 1ULL << 40 },
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = TOOL,
-	.synopsis = "[OPTIONS] A.json B.json",
-	.about = "Compare two xdp_sweep results (B against A) point by point, for review:\n"
-		 "change of the median ns/pkt in %, ns and TSC cycles (at A's TSC GHz),\n"
-		 "Mpps change, CI of the ns difference (Welch), noise marked.\n\n",
-	.notes = "\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n"
-		 "Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n"
-		 "they are --flows, --l2fwd, --txonly and --modes.\n",
-	.opts = rows,
-	.cfg_size = sizeof(struct config),
-	.args = true,
-};
+static const struct opts_tool tool =
+	OPTS_TOOL(TOOL, "[OPTIONS] A.json B.json", rows, struct config,
+		  .about = ABOUT, .notes = NOTES, .args = true);
 
 __attribute__((format(printf, 2, 3)))
 static int bad(const struct side *s, const char *fmt, ...)

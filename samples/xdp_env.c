@@ -35,6 +35,19 @@ static void forward(int sig)
 }
 
 #define ENV_ROW(t, n, f, a, h)	{ OPTS_ROW(t, n, 0, struct xenv_opts, f, a, h)
+#define ABOUT \
+	"Run COMMAND with the project's veth pair set up: veth0 in namespace\n" \
+	"$XDP_ENV_DUT_NS, veth1 in $XDP_ENV_PEER_NS (and veth2/veth3 with\n" \
+	"--redirect-pair).  Everything is removed when COMMAND ends.\n\n"
+#define NOTES \
+	"\nExported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n" \
+	"XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n" \
+	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
+	"the pair could not be made, 2 on bad options, 128 + the signal when\n" \
+	"SIGINT, SIGTERM or SIGHUP came before COMMAND started.  COMMAND gets\n" \
+	"SIGTERM if xdp_env itself is killed; the next run of any of the\n" \
+	"project's tools removes the pair that was left.\n"
+
 static const struct opt rows[] = {
 	OPTS_MTU(struct xenv_opts, mtu, "MTU of the veths", "1500"),
 	ENV_ROW(OPT_U32, "queues", queues, "N", "queues per veth"),
@@ -46,28 +59,12 @@ static const struct opt rows[] = {
 	ENV_ROW(OPT_FLAG, "no-peer-prog", no_peer_prog, NULL,
 		"no XDP program on the peer") },
 	ENV_ROW(OPT_FLAG, "gro", dut_gro, NULL, "GRO on at the dut's veths") },
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = "xdp_env",
-	.synopsis = "[OPTIONS] -- COMMAND [ARG...]",
-	.about = "Run COMMAND with the project's veth pair set up: veth0 in namespace\n"
-		 "$XDP_ENV_DUT_NS, veth1 in $XDP_ENV_PEER_NS (and veth2/veth3 with\n"
-		 "--redirect-pair).  Everything is removed when COMMAND ends.\n\n",
-	.notes = "\nExported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n"
-		 "XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n"
-		 "Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n"
-		 "the pair could not be made, 2 on bad options, 128 + the signal when\n"
-		 "SIGINT, SIGTERM or SIGHUP came before COMMAND started.  COMMAND gets\n"
-		 "SIGTERM if xdp_env itself is killed; the next run of any of the\n"
-		 "project's tools removes the pair that was left.\n",
-	.opts = rows,
-	.cfg_size = sizeof(struct xenv_opts),
-	.args = true,
-	.args_end_opts = true,
-};
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_env", "[OPTIONS] -- COMMAND [ARG...]", rows, struct xenv_opts,
+		  .about = ABOUT, .notes = NOTES, .args = true, .args_end_opts = true);
 
 static void export_mac(const char *name, const unsigned char *m)
 {

@@ -42,6 +42,18 @@ static double tsc_ghz;
 
 #define RXQ_ROW(t, n, l, f, a, h)	OPTS_ROW(t, n, l, struct config, f, a, h)
 #define RXQ_FLAG(n, l, f, h)		{ RXQ_ROW(OPT_FLAG, n, l, f, NULL, h) }
+#define ABOUT \
+	"Apply one XDP action to every frame; print rates per CPU and RX queue and\n" \
+	"the receive path's CPU cost per packet.\n\n"
+#define NOTES \
+	"\nCost: CPU time of NET_RX softirqs (irq:softirq_entry/exit tracepoints) or of\n" \
+	"the NAPI thread, divided by the frames the program counted.  Cycles are TSC\n" \
+	"cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n" \
+	"SIGINT or SIGTERM ends the run early: what was measured is reported, marked\n" \
+	"interrupted, and the exit status is 128 + the signal.\n" \
+	"Changed: -s (was --interval) and -r, -m (were --readmem, --swapmac) are\n" \
+	"gone; -s is the frame size, -r the runs, -m the XDP modes in the other tools.\n"
+
 static const struct opt rows[] = {
 	OPTS_HEADING("Program:"),
 	{ RXQ_ROW(OPT_ENUM, "action", 'a', o.action, "ACTION",
@@ -82,25 +94,12 @@ static const struct opt rows[] = {
 	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
 	OPTS_PROFILE(struct config, profile, "xdp_rxq_info-profile"),
 	OPTS_JSON(struct config, json, "one JSON object at the end, nothing else"),
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = "xdp_rxq_info",
-	.synopsis = "[OPTIONS]",
-	.about = "Apply one XDP action to every frame; print rates per CPU and RX queue and\n"
-		 "the receive path's CPU cost per packet.\n\n",
-	.notes = "\nCost: CPU time of NET_RX softirqs (irq:softirq_entry/exit tracepoints) or of\n"
-		 "the NAPI thread, divided by the frames the program counted.  Cycles are TSC\n"
-		 "cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n"
-		 "SIGINT or SIGTERM ends the run early: what was measured is reported, marked\n"
-		 "interrupted, and the exit status is 128 + the signal.\n"
-		 "Changed: -s (was --interval) and -r, -m (were --readmem, --swapmac) are\n"
-		 "gone; -s is the frame size, -r the runs, -m the XDP modes in the other tools.\n",
-	.opts = rows,
-	.cfg_size = sizeof(struct config),
-};
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_rxq_info", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {

@@ -220,6 +220,17 @@ static int parse_devs(const struct opt *o, void *c, const char *arg)
 
 #define SW_ROW(t, n, l, f, a, h)	OPTS_ROW(t, n, l, struct config, f, a, h)
 #define SW_FLAG(n, f, h)		{ SW_ROW(OPT_FLAG, n, 0, f, NULL, h) }
+#define ABOUT \
+	"Measure the cost per packet of XDP actions on the project's veth pair, over a\n" \
+	"matrix of action x mode x frame size x flows, each point R times interleaved.\n" \
+	"Sizes of 9000 and up run at MTU 9000 with xdp.frags programs.\n\n"
+#define NOTES \
+	"\nCost is the receive path's CPU time (NET_RX softirq from tracepoints) per frame\n" \
+	"counted by the XDP program; cycles are TSC cycles.  The last line printed is\n" \
+	"the JSON file's path.\n" \
+	"Changed: --duration takes up to 86400 s (was 3600), as in the other tools;\n" \
+	"--count gains -n.\n"
+
 static const struct opt rows[] = {
 	{ SW_ROW(OPT_LIST, "actions", 'a', actions, "LIST", "XDP actions"),
 	  .parse = rxq_action_parse, .def = "XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT",
@@ -277,24 +288,12 @@ static const struct opt rows[] = {
 		 "B's options, read over A's (e.g. \"--threaded\", \"--loop 10 --duration 2\"); the matrix stays A's") },
 	{ SW_ROW(OPT_DOUBLE, "level", 0, level, "P", "confidence level of the report"),
 	  .dmin = 50, .dmax = 99.999 },
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = "xdp_sweep",
-	.synopsis = "[OPTIONS]",
-	.about = "Measure the cost per packet of XDP actions on the project's veth pair, over a\n"
-		 "matrix of action x mode x frame size x flows, each point R times interleaved.\n"
-		 "Sizes of 9000 and up run at MTU 9000 with xdp.frags programs.\n\n",
-	.notes = "\nCost is the receive path's CPU time (NET_RX softirq from tracepoints) per frame\n"
-		 "counted by the XDP program; cycles are TSC cycles.  The last line printed is\n"
-		 "the JSON file's path.\n"
-		 "Changed: --duration takes up to 86400 s (was 3600), as in the other tools;\n"
-		 "--count gains -n.\n",
-	.opts = rows,
-	.cfg_size = sizeof(struct config),
-};
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_sweep", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 /* Options that exclude or need each other */
 static int check_args(struct config *cfg)

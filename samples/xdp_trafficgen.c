@@ -124,18 +124,12 @@ static const struct opt rows[] = {
 		 "1500, or size - 14 if larger"),
 	OPTS_JSON(struct config, json, "print one JSON object at the end, nothing else"),
 	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = "xdp_trafficgen",
-	.synopsis = "[OPTIONS]",
-	.about = ABOUT,
-	.notes = NOTES,
-	.opts = rows,
-	.cfg_size = sizeof(struct config),
-};
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_trafficgen", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {

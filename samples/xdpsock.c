@@ -117,6 +117,15 @@ static int set_afpacket(const struct opt *o, void *c, const char *arg)
 	{ SOCK_ROW(OPT_FUNC, n, l, o.port.mode, NULL, h), .set = set_mode_row, .val = m }
 #define SOCK_RING(n, f, h)						\
 	{ SOCK_ROW(OPT_U32, n, 0, f, "N", h), .min = 8, .max = 65536, .def = "2048" }
+#define ABOUT \
+	"AF_XDP benchmarks on one queue: rxdrop, txonly, l2fwd; AF_PACKET rxdrop.\n\n"
+#define NOTES \
+	"\nCycles are TSC cycles (ns x measured TSC GHz): this machine may have no PMU.\n" \
+	"Changed: -r (--rxdrop), -c (--copy), -m (--no-need-wakeup) and -f\n" \
+	"(--frame-size) are gone, -C is -n (--count); --tx-pkt-size is --size;\n" \
+	"--duration takes decimals, 0.1..86400.  In every tool -r is the runs,\n" \
+	"-c the CPU, -m the XDP modes, -f the flows and -n the count.\n"
+
 static const struct opt rows[] = {
 	SOCK_KIND("rxdrop", 0, XSKB_RXDROP, "receive and drop (the default)"),
 	SOCK_KIND("txonly", 't', XSKB_TXONLY,
@@ -173,22 +182,12 @@ static const struct opt rows[] = {
 	  .min = 1, .max = 60000 },
 	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
 	OPTS_JSON(struct config, json, "print one JSON object at the end"),
-	OPTS_HELP,
-	OPTS_END
+	OPTS_HELP_END
 };
 
-static const struct opts_tool tool = {
-	.name = "xdpsock",
-	.synopsis = "[OPTIONS]",
-	.about = "AF_XDP benchmarks on one queue: rxdrop, txonly, l2fwd; AF_PACKET rxdrop.\n\n",
-	.notes = "\nCycles are TSC cycles (ns x measured TSC GHz): this machine may have no PMU.\n"
-		 "Changed: -r (--rxdrop), -c (--copy), -m (--no-need-wakeup) and -f\n"
-		 "(--frame-size) are gone, -C is -n (--count); --tx-pkt-size is --size;\n"
-		 "--duration takes decimals, 0.1..86400.  In every tool -r is the runs,\n"
-		 "-c the CPU, -m the XDP modes, -f the flows and -n the count.\n",
-	.opts = rows,
-	.cfg_size = sizeof(struct config),
-};
+static const struct opts_tool tool =
+	OPTS_TOOL("xdpsock", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 static int ring_size_check(const char *opt, __u32 v)
 {
