@@ -120,8 +120,25 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 #define OPTS_DURATION_MAX 86400.0
 #define OPTS_REPEAT_MAX	100
 
+/*
+ * The size a type writes at .off (0: any, for OPT_FUNC); a row whose
+ * field is of another size does not compile (OPTS_ROW())
+ */
+#define OPTS_TYPE_SIZE(t)						\
+	((t) == OPT_FLAG ? sizeof(bool) :				\
+	 (t) == OPT_U32 || (t) == OPT_ENUM ? sizeof(__u32) :		\
+	 (t) == OPT_U64 ? sizeof(__u64) :				\
+	 (t) == OPT_DOUBLE ? sizeof(double) :				\
+	 (t) == OPT_CPU ? sizeof(int) :					\
+	 (t) == OPT_LIST ? sizeof(struct opts_list) :			\
+	 (t) == OPT_FUNC ? 0 : sizeof(const char *))
+#define OPTS_FIELD_FITS(t, T, f)					\
+	(!OPTS_TYPE_SIZE(t) || OPTS_TYPE_SIZE(t) == sizeof(((T *)0)->f))
+
 #define OPTS_ROW(t, n, l, T, f, a, h)					\
-	.type = t, .name = n, .letter = l, .off = offsetof(T, f),	\
+	.type = t, .name = n, .letter = l,				\
+	.off = offsetof(T, f) +						\
+	       0 * sizeof(char[OPTS_FIELD_FITS(t, T, f) ? 1 : -1]),	\
 	.arg = a, .help = h
 
 #define OPTS_SIZE(T, f)		OPTS_SIZE_LETTER(T, f, 's')
