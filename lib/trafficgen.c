@@ -31,6 +31,9 @@
 #include "xsk_env.h"
 #include "xsk_pkt.h"
 
+_Static_assert(TGEN_MIN_PKT_SIZE == XSK_PKT_MIN_LEN,
+	       "the generator's smallest frame is the packet format's");
+
 #define NSEC		1000000000ULL
 /* AF_XDP: packets per burst at full speed */
 #define AF_XDP_BURST	64

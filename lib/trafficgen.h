@@ -34,8 +34,6 @@
 #include "trafficgen_common.h"
 #include "xsk_core.h"
 
-/* Largest frame: MTU 9000 plus the Ethernet header (no FCS) */
-#define TGEN_MAX_PKT_SIZE	9014
 /* Frames per batch of BPF_PROG_RUN (its batch_size; the kernel allows 256) */
 #ifndef TGEN_BATCH
 #define TGEN_BATCH		64

@@ -255,7 +255,7 @@ static void busy_poll_restore(struct xsk_bench *b)
 	b->saved_napi[0] = '\0';
 }
 
-static int check_opts(const struct xskb_opts *o, char *err)
+int xskb_check_opts(const struct xskb_opts *o, char *err)
 {
 	if (o->afpacket && o->kind != XSKB_RXDROP)
 		return xsk_errf(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
@@ -353,7 +353,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 	if (b->o.app_cpu < 0)
 		b->o.app_cpu = sysconf(_SC_NPROCESSORS_ONLN) > 1 ?
 			       !b->o.gen_cpu : 0;
-	ret = check_opts(&b->o, err);
+	ret = xskb_check_opts(&b->o, err);
 	if (ret)
 		goto out;
 

@@ -228,6 +228,13 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	     const volatile int *stop, struct xskb_result *r, char *err);
 
 /*
+ * The rules xskb_open() applies to o (AF_PACKET runs rxdrop only, a count
+ * needs the own pair's generator or txonly, the packet size's range):
+ * -EINVAL with the reason; for options before anything is set up
+ */
+int xskb_check_opts(const struct xskb_opts *o, char *err);
+
+/*
  * Do pkt_size frames fit AF_XDP frames of frame_size with headroom (and
  * XDP_USE_SG)?  -EINVAL with the reason; for options before a socket too
  */

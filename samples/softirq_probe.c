@@ -28,7 +28,6 @@
 #endif
 #include <errno.h>
 #include <math.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +37,7 @@
 #include <linux/if_link.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "cpustat.h"
 #include "json.h"
 #include "measure.h"
@@ -90,27 +90,36 @@ static int prog_stats(struct sirq *s, double *ns, double *cnt)
 static struct xsk_env *env;
 static unsigned char frames[64 * FRAME_LEN];
 
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS]\n"
-		"Is the tracepoint NET_RX time exact, /proc/stat's not, and what do the\n"
-		"tracepoint programs cost?  Runs alternate: programs attached, detached,\n"
-		"attached with BPF run time statistics.\n"
-		"\n"
-		"  -r, --runs=RUNS       runs per mode, 3..%d (default 10)\n"
-		"  -n, --frames=FRAMES   frames per run, 1..%d (default 200000)\n"
-		"  -c, --cpu=CPU         CPU to send (and so receive) on (default 0)\n"
-		"      --allow-concurrent  run beside another measuring run (by default it\n"
-		"                        waits for it: " CLI_LOCK_PATH ")\n"
-		"  -j, --json            JSON output\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Cycles are TSC cycles (ns x the TSC frequency measured against\n"
-		"CLOCK_MONOTONIC_RAW).  SIGINT or SIGTERM stops it: the runs done are\n"
-		"reported, marked interrupted, and the exit status is 128 + the signal.\n",
-		prog, MAX_RUNS, MAX_FRAMES);
-}
+struct config {
+	__u32 runs, frames;
+	int cpu;
+	bool json, allow_concurrent;
+};
+
+#define ABOUT \
+	"Is the tracepoint NET_RX time exact, /proc/stat's not, and what do the\n" \
+	"tracepoint programs cost?  Runs alternate: programs attached, detached,\n" \
+	"attached with BPF run time statistics.\n\n"
+#define NOTES \
+	"\nCycles are TSC cycles (ns x the TSC frequency measured against\n" \
+	"CLOCK_MONOTONIC_RAW).  SIGINT or SIGTERM stops it: the runs done are\n" \
+	"reported, marked interrupted, and the exit status is 128 + the signal.\n"
+
+static const struct opt rows[] = {
+	{ OPTS_ROW(OPT_U32, "runs", 'r', struct config, runs, "RUNS",
+		   "runs per mode, 3..30"), .min = 3, .max = MAX_RUNS },
+	{ OPTS_ROW(OPT_U32, "frames", 'n', struct config, frames, "FRAMES",
+		   "frames per run, 1..10000000"), .min = 1, .max = MAX_FRAMES },
+	{ OPTS_ROW(OPT_CPU, "cpu", 'c', struct config, cpu, "CPU",
+		   "CPU to send (and so receive) on") },
+	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
+	OPTS_JSON(struct config, json, "JSON output"),
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL(TOOL, "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 static int send_frames(unsigned int n)
 {
@@ -238,57 +247,24 @@ int main(int argc, char **argv)
 	double cost_a[MAX_RUNS], cost_b[MAX_RUNS], sirq_pkt[MAX_RUNS];
 	double err_pct[MAX_RUNS], prog[MAX_RUNS];
 	struct run ra[MAX_RUNS], rb[MAX_RUNS], rc[MAX_RUNS];
-	enum { O_CONCURRENT = 256 };
-	static const struct option opts[] = {
-		{ "runs", required_argument, NULL, 'r' },
-		{ "frames", required_argument, NULL, 'n' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	unsigned int nframes = 200000, runs = 10, cpu = 0, done;
-	int opt, i, link_fd = -1, ret = 1, disturbed = 0;
+	struct config cfg = { .runs = 10, .frames = 200000 };
+	unsigned int nframes, runs, cpu, done;
+	int i, link_fd = -1, ret = 1, disturbed = 0;
 	struct xsk_prog_bpf *dut = NULL;
-	bool json = false, concurrent = false;
+	bool json, concurrent;
 	struct stats_welch w;
 	struct cli_lock lock;
 	const char *warn;
 	double ghz, spp;
 	char err[256];
 
-	while ((opt = getopt_long(argc, argv, "r:n:c:jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			if (cli_u32(TOOL, "--runs", optarg, 3, MAX_RUNS, &runs))
-				return 2;
-			break;
-		case 'n':
-			if (cli_u32(TOOL, "--frames", optarg, 1, MAX_FRAMES,
-				    &nframes))
-				return 2;
-			break;
-		case 'c':
-			if (cli_cpu(TOOL, "--cpu", optarg, &cpu))
-				return 2;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case O_CONCURRENT:
-			concurrent = true;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
-		default:
-			usage(stderr, argv[0]);
-			return 2;
-		}
-	}
-	if (cli_no_more_args(TOOL, argc, argv))
+	if (opts_parse(&tool, argc, argv, &cfg, NULL) < 0)
 		return 2;
+	nframes = cfg.frames;
+	runs = cfg.runs;
+	cpu = cfg.cpu;
+	json = cfg.json;
+	concurrent = cfg.allow_concurrent;
 	if (geteuid()) {
 		fprintf(stderr, TOOL ": needs root (XDP, BPF, network namespaces)\n");
 		return 1;

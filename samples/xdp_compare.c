@@ -10,7 +10,6 @@
  * options unless --force.  Documentation/compare.rst.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "json.h"
 #include "json_read.h"
 #include "rxq_bench.h"
@@ -127,25 +127,39 @@ static __u64 max_input = JR_MAX_INPUT;
 /* "ns" or "insns" (A's options.cost_unit) */
 static bool insns;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: %s A.json B.json [--json] [--force]\n"
-		"Compare two xdp_sweep results (B against A) point by point, for review:\n"
-		"change of the median ns/pkt in %%, ns and TSC cycles (at A's TSC GHz),\n"
-		"Mpps change, CI of the ns difference (Welch, 95%% by default), noise marked.\n"
-		"\n"
-		"  -j, --json    one JSON object instead of the text report\n"
-		"  -f, --force   compare even when machine, tool version or options differ\n"
-		"  -l, --level=P confidence level of the CI in %%, 50..99.999 (default 95)\n"
-		"  -t, --tolerance=PCT  a change within PCT%% of A is \"no change\" (the\n"
-		"                measured spread, for exact icount results)\n"
-		"  -m, --max-input=BYTES  refuse a larger file (default %lu, 64 MiB)\n"
-		"  -h, --help    this text\n"
-		"\n"
-		"Exit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n",
-		TOOL, JR_MAX_INPUT);
-}
+struct config {
+	bool json, force;
+	double level, tolerance;
+	__u64 max_input;
+};
+
+#define ABOUT \
+	"Compare two xdp_sweep results (B against A) point by point, for review:\n" \
+	"change of the median ns/pkt in %, ns and TSC cycles (at A's TSC GHz),\n" \
+	"Mpps change, CI of the ns difference (Welch), noise marked.\n\n"
+#define NOTES \
+	"\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n" \
+	"Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n" \
+	"they are --flows, --l2fwd, --txonly and --modes.\n"
+
+static const struct opt rows[] = {
+	OPTS_JSON(struct config, json, "one JSON object instead of the text report"),
+	{ OPTS_ROW(OPT_FLAG, "force", 0, struct config, force, NULL,
+		   "compare even when machine, tool version or options differ") },
+	{ OPTS_ROW(OPT_DOUBLE, "level", 0, struct config, level, "P",
+		   "confidence level of the CI in %, 50..99.999"),
+	  .dmin = 50, .dmax = 99.999 },
+	{ OPTS_ROW(OPT_DOUBLE, "tolerance", 0, struct config, tolerance, "PCT",
+		   "a change within PCT% of A is \"no change\" (the measured spread, for exact icount results)"),
+	  .dmin = 0, .dmax = 100, .def = "off" },
+	{ OPTS_ROW(OPT_U64, "max-input", 0, struct config, max_input, "BYTES",
+		   "refuse a larger file"), .min = 1, .max = 1ULL << 40 },
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL(TOOL, "[OPTIONS] A.json B.json", rows, struct config,
+		  .about = ABOUT, .notes = NOTES, .args = true);
 
 __attribute__((format(printf, 2, 3)))
 static int bad(const struct side *s, const char *fmt, ...)
@@ -997,55 +1011,28 @@ static int json_report(const struct side *a, const struct side *b,
 
 static int parse_args(int argc, char **argv, bool *as_json, bool *force)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "max-input", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
+	struct config cfg = {
+		.level = ci_level, .tolerance = tolerance, .max_input = max_input,
 	};
-	int c;
+	int n = opts_parse(&tool, argc, argv, &cfg, NULL);
 
-	while ((c = getopt_long(argc, argv, "jfl:t:m:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (cli_double(TOOL, "--tolerance", optarg, 0, 100,
-				       &tolerance))
-				return -EINVAL;
-			break;
-		case 'm':
-			if (cli_u64(TOOL, "--max-input", optarg, 1, 1ULL << 40,
-				    &max_input))
-				return -EINVAL;
-			break;
-		case 'l':
-			if (cli_double(TOOL, "--level", optarg, 50, 99.999,
-				       &ci_level))
-				return -EINVAL;
-			break;
-		case 'j':
-			*as_json = true;
-			break;
-		case 'f':
-			*force = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			fprintf(stderr, "Try '%s --help'.\n", TOOL);
-			return -EINVAL;
-		}
-	}
-	if (argc - optind < 2) {
+	if (n < 0)
+		return -EINVAL;
+	if (n < 2) {
 		fprintf(stderr, "%s: two sweep results needed, A.json and B.json\n"
 			"Try '%s --help'.\n", TOOL, TOOL);
 		return -EINVAL;
 	}
-	optind += 2;
-	return cli_no_more_args(TOOL, argc, argv);
+	if (n > 2) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", TOOL, argv[3]);
+		return -EINVAL;
+	}
+	*as_json = cfg.json;
+	*force = cfg.force;
+	ci_level = cfg.level;
+	tolerance = cfg.tolerance;
+	max_input = cfg.max_input;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -1061,7 +1048,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &as_json, &force))
 		return 2;
-	if (load(&a, argv[optind - 2]) || load(&b, argv[optind - 1]))
+	if (load(&a, argv[1]) || load(&b, argv[2]))
 		goto out;
 	nd = guard(&a, &b, d);
 	insns = !strcmp(a.unit, "insns");

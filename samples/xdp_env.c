@@ -8,7 +8,6 @@
  * scripts that run other tools (xdp-tools, tcpdump, ...) on the same pair.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "xsk_env.h"
 
 static volatile pid_t child;
@@ -34,31 +34,37 @@ static void forward(int sig)
 		kill(child, sig);
 }
 
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS] -- COMMAND [ARG...]\n"
-		"Run COMMAND with the project's veth pair set up: veth0 in namespace\n"
-		"$XDP_ENV_DUT_NS, veth1 in $XDP_ENV_PEER_NS (and veth2/veth3 with\n"
-		"--redirect-pair).  Everything is removed when COMMAND ends.\n"
-		"\n"
-		"  --mtu=N            MTU of the veths (default 1500)\n"
-		"  --queues=N         queues per veth (default 1)\n"
-		"  --redirect-pair    add veth2 (dut) <-> veth3 (peer)\n"
-		"  --peer-drop        the peer's XDP program drops what it gets\n"
-		"  --no-peer-prog     no XDP program on the peer\n"
-		"  --gro              GRO on at the dut's veths\n"
-		"  -h, --help         this text\n"
-		"\n"
-		"Exported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n"
-		"XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n"
-		"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n"
-		"the pair could not be made, 2 on bad options, 128 + the signal when\n"
-		"SIGINT, SIGTERM or SIGHUP came before COMMAND started.  COMMAND gets\n"
-		"SIGTERM if xdp_env itself is killed; the next run of any of the\n"
-		"project's tools removes the pair that was left.\n",
-		prog);
-}
+#define ENV_ROW(t, n, f, a, h)	{ OPTS_ROW(t, n, 0, struct xenv_opts, f, a, h)
+#define ABOUT \
+	"Run COMMAND with the project's veth pair set up: veth0 in namespace\n" \
+	"$XDP_ENV_DUT_NS, veth1 in $XDP_ENV_PEER_NS (and veth2/veth3 with\n" \
+	"--redirect-pair).  Everything is removed when COMMAND ends.\n\n"
+#define NOTES \
+	"\nExported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n" \
+	"XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n" \
+	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
+	"the pair could not be made, 2 on bad options, 128 + the signal when\n" \
+	"SIGINT, SIGTERM or SIGHUP came before COMMAND started.  COMMAND gets\n" \
+	"SIGTERM if xdp_env itself is killed; the next run of any of the\n" \
+	"project's tools removes the pair that was left.\n"
+
+static const struct opt rows[] = {
+	OPTS_MTU(struct xenv_opts, mtu, "MTU of the veths", "1500"),
+	ENV_ROW(OPT_U32, "queues", queues, "N", "queues per veth"),
+	  .min = 1, .max = XSK_MAX_QUEUES, .def = "1" },
+	ENV_ROW(OPT_FLAG, "redirect-pair", redirect_pair, NULL,
+		"add veth2 (dut) <-> veth3 (peer)") },
+	ENV_ROW(OPT_FLAG, "peer-drop", peer_drop, NULL,
+		"the peer's XDP program drops what it gets") },
+	ENV_ROW(OPT_FLAG, "no-peer-prog", no_peer_prog, NULL,
+		"no XDP program on the peer") },
+	ENV_ROW(OPT_FLAG, "gro", dut_gro, NULL, "GRO on at the dut's veths") },
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_env", "[OPTIONS] -- COMMAND [ARG...]", rows, struct xenv_opts,
+		  .about = ABOUT, .notes = NOTES, .args = true, .args_end_opts = true);
 
 static void export_mac(const char *name, const unsigned char *m)
 {
@@ -71,60 +77,21 @@ static void export_mac(const char *name, const unsigned char *m)
 
 int main(int argc, char **argv)
 {
-	enum { O_MTU = 256, O_QUEUES, O_REDIR, O_PEERDROP, O_NOPEER, O_GRO };
-	static const struct option opts[] = {
-		{ "mtu", required_argument, NULL, O_MTU },
-		{ "queues", required_argument, NULL, O_QUEUES },
-		{ "redirect-pair", no_argument, NULL, O_REDIR },
-		{ "peer-drop", no_argument, NULL, O_PEERDROP },
-		{ "no-peer-prog", no_argument, NULL, O_NOPEER },
-		{ "gro", no_argument, NULL, O_GRO },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	struct sigaction sa = { .sa_handler = forward };
 	struct xenv_opts eo = {};
 	char err[XSK_ERRLEN];
 	struct xsk_env *env;
-	int c, st, ret = 1;
+	int nargs, st, ret = 1;
 	pid_t parent;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case O_MTU:
-			if (cli_u32("xdp_env", "--mtu", optarg, 68, 65535,
-				    &eo.mtu))
-				return 2;
-			break;
-		case O_QUEUES:
-			if (cli_u32("xdp_env", "--queues", optarg, 1,
-				    XSK_MAX_QUEUES, &eo.queues))
-				return 2;
-			break;
-		case O_REDIR:
-			eo.redirect_pair = true;
-			break;
-		case O_PEERDROP:
-			eo.peer_drop = true;
-			break;
-		case O_NOPEER:
-			eo.no_peer_prog = true;
-			break;
-		case O_GRO:
-			eo.dut_gro = true;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
-		default:
-			usage(stderr, argv[0]);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
+	nargs = opts_parse(&tool, argc, argv, &eo, NULL);
+	if (nargs < 0)
+		return 2;
+	if (!nargs) {
 		fprintf(stderr, "xdp_env: no command given (xdp_env [OPTIONS] -- COMMAND)\n");
 		return 2;
 	}
+	argv[1 + nargs] = NULL;
 	if (eo.peer_drop && eo.no_peer_prog) {
 		fprintf(stderr, "xdp_env: --peer-drop needs the peer's program: not with --no-peer-prog\n");
 		return 2;
@@ -169,8 +136,8 @@ int main(int argc, char **argv)
 		/* Not an orphan using a pair that the next run removes */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 			_exit(128 + SIGTERM);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "xdp_env: %s: %s\n", argv[optind],
+		execvp(argv[1], argv + 1);
+		fprintf(stderr, "xdp_env: %s: %s\n", argv[1],
 			strerror(errno));
 		_exit(127);
 	} else {

@@ -5,7 +5,6 @@
  * sample of that name.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 
 #include "json.h"
 #include "cli.h"
+#include "opts.h"
 #include "flamegraph.h"
 #include "measure.h"
 #include "profile.h"
@@ -34,236 +34,79 @@ struct config {
 	bool json;
 	bool no_prog_cost;
 	bool allow_concurrent;
-	bool interval_given;
 	const char *profile;	/* --profile: the files' path prefix */
 	struct cli_lock lock;
 };
 
 static double tsc_ghz;
 
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS]\n"
-		"Apply one XDP action to every frame; print rates per CPU and RX queue and\n"
-		"the receive path's CPU cost per packet.\n"
-		"\n"
-		"Program:\n"
-		"  -a, --action=ACTION   XDP_DROP (default), XDP_TX, XDP_PASS, XDP_REDIRECT,\n"
-		"                        XDP_ABORTED (the XDP_ prefix may be left out)\n"
-		"  -S, --skb-mode        generic XDP (default: native)\n"
-		"  -r, --readmem         read the Ethernet header of every frame\n"
-		"  -m, --swapmac         swap MAC addresses (always done for XDP_TX)\n"
-		"  -F, --frags           load the xdp.frags program (needed above ~3.5 KB MTU)\n"
-		"  -K, --loop=K          add K bpf_loop() iterations per frame (injected cost)\n"
-		"Where:\n"
-		"  -i, --interface=IF    attach on IF and measure what arrives (default: own\n"
-		"                        veth pair in private namespaces, with a generator)\n"
-		"      --redirect-to=IF  XDP_REDIRECT target with -i\n"
-		"Traffic on the own veth pair (live-frames generator on the peer):\n"
-		"      --size=BYTES      frame length without FCS (default 64; up to 9014)\n"
-		"      --flows=N         UDP flows (source ports; default 1)\n"
-		"      --rate=PPS        target rate (default: as fast as it goes)\n"
-		"      --count=N         send exactly N frames and report on them\n"
-		"      --mtu=N           veth MTU (default 1500, or 9000 above 1514 bytes)\n"
-		"      --threaded        threaded NAPI, kthread pinned to the other CPU\n"
-		"                        (every frame crosses CPUs: a different path)\n"
-		"      --gen-cpu=N       generator's CPU; NET_RX runs there (default 0)\n"
-		"Output:\n"
-		"  -s, --interval=SEC    print every SEC seconds (default 1)\n"
-		"  -d, --duration=SEC    measure for SEC seconds (default 10)\n"
-		"      --warmup=SEC      traffic before measuring (default 0.5)\n"
-		"      --no-prog-cost    skip the BPF_PROG_RUN measurement of the program\n"
-		"      --no-cost         rates only: no softirq tracepoints (they cost\n"
-		"                        every softirq on the machine two clock reads)\n"
-		"      --allow-concurrent  run beside another measuring run (by default it\n"
-		"                        waits for it: " CLI_LOCK_PATH "); the report says so\n"
-		"      --profile[=PREFIX]  sample the receiving CPU in the measured window\n"
-		"                        (perf_event_open: cycles, or cpu-clock without a\n"
-		"                        PMU; kernel symbols from /proc/kallsyms): the top\n"
-		"                        10 symbols of the receive path with their share and\n"
-		"                        ns/pkt, PREFIX.folded (folded stacks) and PREFIX.svg\n"
-		"                        (flame graph); PREFIX default xdp_rxq_info-profile\n"
-		"  -j, --json            one JSON object at the end, nothing else\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Cost: CPU time of NET_RX softirqs (irq:softirq_entry/exit tracepoints) or of\n"
-		"the NAPI thread, divided by the frames the program counted.  Cycles are TSC\n"
-		"cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n"
-		"SIGINT or SIGTERM ends the run early: what was measured is reported, marked\n"
-		"interrupted, and the exit status is 128 + the signal.\n",
-		prog);
-}
+#define RXQ_ROW(t, n, l, f, a, h)	OPTS_ROW(t, n, l, struct config, f, a, h)
+#define RXQ_FLAG(n, l, f, h)		{ RXQ_ROW(OPT_FLAG, n, l, f, NULL, h) }
+#define ABOUT \
+	"Apply one XDP action to every frame; print rates per CPU and RX queue and\n" \
+	"the receive path's CPU cost per packet.\n\n"
+#define NOTES \
+	"\nCost: CPU time of NET_RX softirqs (irq:softirq_entry/exit tracepoints) or of\n" \
+	"the NAPI thread, divided by the frames the program counted.  Cycles are TSC\n" \
+	"cycles (ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW).\n" \
+	"SIGINT or SIGTERM ends the run early: what was measured is reported, marked\n" \
+	"interrupted, and the exit status is 128 + the signal.\n" \
+	"Changed: -s (was --interval) and -r, -m (were --readmem, --swapmac) are\n" \
+	"gone; -s is the frame size, -r the runs, -m the XDP modes in the other tools.\n"
+
+static const struct opt rows[] = {
+	OPTS_HEADING("Program:"),
+	{ RXQ_ROW(OPT_ENUM, "action", 'a', o.action, "ACTION",
+		  "XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED (the XDP_ prefix may be left out)"),
+	  .parse = rxq_action_parse, .def = "XDP_DROP",
+	  .values = "XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED" },
+	RXQ_FLAG("skb-mode", 'S', o.skb_mode, "generic XDP (default: native)"),
+	RXQ_FLAG("readmem", 0, o.readmem, "read the Ethernet header of every frame"),
+	RXQ_FLAG("swapmac", 0, o.swapmac, "swap MAC addresses (always done for XDP_TX)"),
+	RXQ_FLAG("frags", 'F', o.frags,
+		 "load the xdp.frags program (needed above ~3.5 KB MTU)"),
+	OPTS_LOOP(struct config, o.loop_k,
+		  "add K bpf_loop() iterations per frame (injected cost)"),
+	OPTS_HEADING("Where:"),
+	OPTS_INTERFACE(struct config, o.ifname,
+		       "attach on IF and measure what arrives (default: own veth pair in private namespaces, with a generator)"),
+	{ RXQ_ROW(OPT_IFNAME, "redirect-to", 0, o.redirect_to, "IF",
+		  "XDP_REDIRECT target with -i") },
+	OPTS_HEADING("Traffic on the own veth pair (live-frames generator on the peer):"),
+	OPTS_SIZE_LETTER(struct config, o.pkt_size, 0),
+	OPTS_FLOWS(struct config, o.flows),
+	OPTS_RATE(struct config, o.rate_pps, "target rate"),
+	OPTS_COUNT(struct config, o.count, "send exactly N frames and report on them"),
+	OPTS_MTU(struct config, o.mtu, "veth MTU", "1500, or 9000 above 1514 bytes"),
+	RXQ_FLAG("threaded", 0, o.threaded_napi,
+		 "threaded NAPI, kthread pinned to the other CPU (every frame crosses CPUs: a different path)"),
+	{ RXQ_ROW(OPT_CPU, "gen-cpu", 0, o.gen_cpu, "N",
+		  "generator's CPU; NET_RX runs there") },
+	OPTS_HEADING("Output:"),
+	{ RXQ_ROW(OPT_DOUBLE, "interval", 0, interval, "SEC", "print every SEC seconds"),
+	  .dmin = 0.1, .dmax = 3600 },
+	OPTS_DURATION(struct config, duration, "measure for SEC seconds"),
+	OPTS_WARMUP(struct config, warmup, "traffic before measuring"),
+	RXQ_FLAG("no-prog-cost", 0, no_prog_cost,
+		 "skip the BPF_PROG_RUN measurement of the program"),
+	RXQ_FLAG("no-cost", 0, o.no_cost,
+		 "rates only: no softirq tracepoints (they cost every softirq on the machine two clock reads)"),
+	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
+	OPTS_PROFILE(struct config, profile, "xdp_rxq_info-profile"),
+	OPTS_JSON(struct config, json, "one JSON object at the end, nothing else"),
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_rxq_info", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
-	enum { O_REDIR = 256, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_MTU,
-	       O_THREADED, O_GENCPU, O_WARMUP, O_NOPROGCOST, O_NOCOST,
-	       O_CONCURRENT, O_PROFILE };
-	static const struct option opts[] = {
-		{ "action", required_argument, NULL, 'a' },
-		{ "skb-mode", no_argument, NULL, 'S' },
-		{ "readmem", no_argument, NULL, 'r' },
-		{ "swapmac", no_argument, NULL, 'm' },
-		{ "frags", no_argument, NULL, 'F' },
-		{ "loop", required_argument, NULL, 'K' },
-		{ "interface", required_argument, NULL, 'i' },
-		{ "redirect-to", required_argument, NULL, O_REDIR },
-		{ "size", required_argument, NULL, O_SIZE },
-		{ "flows", required_argument, NULL, O_FLOWS },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "count", required_argument, NULL, O_COUNT },
-		{ "mtu", required_argument, NULL, O_MTU },
-		{ "threaded", no_argument, NULL, O_THREADED },
-		{ "gen-cpu", required_argument, NULL, O_GENCPU },
-		{ "interval", required_argument, NULL, 's' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, O_WARMUP },
-		{ "no-prog-cost", no_argument, NULL, O_NOPROGCOST },
-		{ "no-cost", no_argument, NULL, O_NOCOST },
-		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
-		{ "profile", optional_argument, NULL, O_PROFILE },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	__u32 u;
-	int c;
+	opts_given_t given;
 
-	while ((c = getopt_long(argc, argv, "a:SrmFK:i:s:d:jh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (rxq_action_parse(optarg, &cfg->o.action)) {
-				fprintf(stderr, "xdp_rxq_info: --action: '%s' is none of XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'S':
-			cfg->o.skb_mode = true;
-			break;
-		case 'r':
-			cfg->o.readmem = true;
-			break;
-		case 'm':
-			cfg->o.swapmac = true;
-			break;
-		case 'F':
-			cfg->o.frags = true;
-			break;
-		case 'K':
-			if (cli_u32("xdp_rxq_info", "--loop", optarg, 0, 1 << 23,
-				    &cfg->o.loop_k))
-				return -EINVAL;
-			break;
-		case 'i':
-			if (!*optarg) {
-				fprintf(stderr, "xdp_rxq_info: --interface: empty name\n");
-				return -EINVAL;
-			}
-			cfg->o.ifname = optarg;
-			break;
-		case O_REDIR:
-			cfg->o.redirect_to = optarg;
-			break;
-		case O_SIZE:
-			if (cli_u32("xdp_rxq_info", "--size", optarg, XSK_PKT_MIN_LEN, 9014,
-				    &cfg->o.pkt_size))
-				return -EINVAL;
-			break;
-		case O_FLOWS:
-			if (cli_u32("xdp_rxq_info", "--flows", optarg, 1, 4096,
-				    &cfg->o.flows))
-				return -EINVAL;
-			break;
-		case O_RATE:
-			if (cli_u64("xdp_rxq_info", "--rate", optarg, 1, 1000000000,
-				    &cfg->o.rate_pps))
-				return -EINVAL;
-			break;
-		case O_COUNT:
-			if (cli_u64("xdp_rxq_info", "--count", optarg, 1, 1000000000000ULL,
-				    &cfg->o.count))
-				return -EINVAL;
-			break;
-		case O_MTU:
-			if (cli_u32("xdp_rxq_info", "--mtu", optarg, 68, 65535,
-				    &cfg->o.mtu))
-				return -EINVAL;
-			break;
-		case O_THREADED:
-			cfg->o.threaded_napi = true;
-			break;
-		case O_GENCPU:
-			if (cli_cpu("xdp_rxq_info", "--gen-cpu", optarg, &u))
-				return -EINVAL;
-			cfg->o.gen_cpu = u;
-			break;
-		case 's':
-			if (cli_double("xdp_rxq_info", "--interval", optarg, 0.1, 3600,
-				       &cfg->interval))
-				return -EINVAL;
-			cfg->interval_given = true;
-			break;
-		case 'd':
-			if (cli_double("xdp_rxq_info", "--duration", optarg, 0.1, 86400,
-				       &cfg->duration))
-				return -EINVAL;
-			break;
-		case O_WARMUP:
-			if (cli_double("xdp_rxq_info", "--warmup", optarg, 0, 60, &cfg->warmup))
-				return -EINVAL;
-			break;
-		case O_NOPROGCOST:
-			cfg->no_prog_cost = true;
-			break;
-		case O_NOCOST:
-			cfg->o.no_cost = true;
-			break;
-		case O_CONCURRENT:
-			cfg->allow_concurrent = true;
-			break;
-		case O_PROFILE:
-			if (optarg && !*optarg) {
-				fprintf(stderr, "xdp_rxq_info: --profile: empty prefix\n");
-				return -EINVAL;
-			}
-			cfg->profile = optarg ? optarg : "xdp_rxq_info-profile";
-			break;
-		case 'j':
-			cfg->json = true;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			exit(0);
-		default:
-			usage(stderr, argv[0]);
-			return -EINVAL;
-		}
-	}
-	if (cli_no_more_args("xdp_rxq_info", argc, argv))
+	if (opts_parse(&tool, argc, argv, cfg, &given) < 0)
 		return -EINVAL;
-	if (cfg->profile) {
-		char dir[512], *slash;
-
-		snprintf(dir, sizeof(dir), "%s", cfg->profile);
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (!*dir)
-			snprintf(dir, sizeof(dir), "/");
-		if (cli_check_out_dir("xdp_rxq_info", "--profile", dir))
-			return -EINVAL;
-		/* the files go into a directory that is there already */
-		if (access(dir, F_OK)) {
-			fprintf(stderr, "xdp_rxq_info: --profile: '%s' is not a directory we can write to (%s)\n",
-				dir, strerror(errno));
-			return -EINVAL;
-		}
-	}
 	if (cfg->o.ifname && (cfg->o.pkt_size || cfg->o.flows ||
 			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
 			      cfg->o.threaded_napi)) {
@@ -272,19 +115,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_size_fits_mtu("xdp_rxq_info", cfg->o.pkt_size, cfg->o.mtu))
 		return -EINVAL;
-	if (cfg->interval_given && cfg->interval > cfg->duration) {
+	if (opts_given(&tool, given, "interval") && cfg->interval > cfg->duration) {
 		fprintf(stderr, "xdp_rxq_info: --interval %g is longer than --duration %g: nothing would be printed before the end\n",
 			cfg->interval, cfg->duration);
-		return -EINVAL;
-	}
-	if (cfg->o.ifname && !if_nametoindex(cfg->o.ifname)) {
-		fprintf(stderr, "xdp_rxq_info: --interface: no interface '%s' in this network namespace\n",
-			cfg->o.ifname);
-		return -EINVAL;
-	}
-	if (cfg->o.redirect_to && !if_nametoindex(cfg->o.redirect_to)) {
-		fprintf(stderr, "xdp_rxq_info: --redirect-to: no interface '%s' in this network namespace\n",
-			cfg->o.redirect_to);
 		return -EINVAL;
 	}
 	if (cfg->o.redirect_to && !cfg->o.ifname) {

@@ -6,7 +6,6 @@
  * a JSON result (Documentation/sweep.rst) and a gnuplot plot.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 
 #include "json.h"
 #include "cli.h"
+#include "opts.h"
 #include "measure.h"
 #include "profile.h"
 #include "rxq_bench.h"
@@ -32,8 +32,7 @@
 
 #define VERSION		"0.1"
 #define SCHEMA		"xdp-sweep/1"
-#define MAX_LIST	16
-#define MAX_REPEAT	100
+#define MAX_REPEAT	OPTS_REPEAT_MAX
 #define MAX_RETRIES	2	/* a disturbed run is redone this often */
 #define WARMUP_TRIES	20	/* counted warm-up runs until one loses none */
 
@@ -59,10 +58,6 @@ struct point {
 	bool prof_written;
 };
 
-struct list {
-	unsigned int n;
-	__u32 v[MAX_LIST];
-};
 
 /*
  * --stacks: rxdrop on each receive stack users choose between, on the same
@@ -118,7 +113,8 @@ static const struct {
 };
 
 struct config {
-	struct list actions, modes, sizes, flows;
+	struct opts_list actions, modes, sizes, flows;
+	struct opts_list rxdrop;	/* --rxdrop: stack_defs[] entries */
 	unsigned int repeat;
 	double duration;
 	double warmup;
@@ -157,132 +153,6 @@ struct config {
 	struct prof *prof;
 };
 
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS]\n"
-		"Measure the cost per packet of XDP actions on the project's veth pair, over a\n"
-		"matrix of action x mode x frame size x flows, each point R times interleaved.\n"
-		"\n"
-		"  -a, --actions=LIST    default XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT\n"
-		"  -m, --modes=LIST      native,generic (default both)\n"
-		"  -s, --sizes=LIST      frame lengths without FCS (default 64,1500,9000;\n"
-		"                        9000 and up run at MTU 9000 with xdp.frags programs)\n"
-		"  -f, --flows=LIST      UDP flows (default 1)\n"
-		"      --full            the whole matrix: sizes 64,512,1500,9000, flows 1,100,1000\n"
-		"  -r, --repeat=R        runs per point (default 5)\n"
-		"  -d, --duration=SEC    measured seconds per run (default 1)\n"
-		"  -w, --warmup=SEC      traffic before each measurement (default 0.2)\n"
-		"  -K, --loop=K          inject K bpf_loop() iterations per frame\n"
-		"      --spin=N          inject N inline multiply-adds per frame (<= 4096), in\n"
-		"                        the matrix's program and the AF_XDP rows'\n"
-		"      --threaded        threaded NAPI on the other CPU (a different path)\n"
-		"      --stacks          compare receive stacks on the same traffic: AF_XDP\n"
-		"                        rxdrop (native copy, generic), TPACKET_V3, TPACKET_V2,\n"
-		"                        recvmmsg (xdpsock's loops); alone, or with -a the\n"
-		"                        action matrix as well; sizes up to 1514 (default 64)\n"
-		"      --rxdrop=MODES    AF_XDP rxdrop (xdpsock's loop) beside the matrix, in\n"
-		"                        these bind modes: copy, zerocopy (zc), generic; also\n"
-		"                        counted (the app then waits in poll()) and on --devs\n"
-		"      --rxdrop-rate=PPS the --rxdrop rows' pace (default --rate's): a counted\n"
-		"                        run on one CPU loses frames at full speed\n"
-		"      --rxdrop-count=N  the --rxdrop rows' frames a run (default --count's)\n"
-		"      --count=N         counted runs of exactly N frames (no duration; with\n"
-		"                        --warmup > 0 the first runs per point are not\n"
-		"                        recorded: until one loses nothing, paced one more)\n"
-		"      --rate=PPS        pace the generator: one frame per BPF_PROG_RUN call\n"
-		"                        at most PPS a second (default: batches, full speed)\n"
-		"      --devs=DUT,PEER   two connected interfaces (a NIC pair) instead of\n"
-		"                        the veth pair; points then run one after another\n"
-		"      --icount          the clock counts guest instructions (QEMU -icount\n"
-		"                        shift=0): report insns/pkt, not ns\n"
-		"      --profile         sample the receiving CPU in every measured window\n"
-		"                        (perf_event_open: cycles, or cpu-clock without a\n"
-		"                        PMU; kernel symbols from /proc/kallsyms): per point\n"
-		"                        the top 10 symbols of the receive path with their\n"
-		"                        share and ns/pkt (in the table's notes and the\n"
-		"                        JSON), folded stacks and a flame graph (SVG) beside\n"
-		"                        the JSON: sweep-STAMP-profile-POINT.{folded,svg}\n"
-		"  -o, --out=DIR         where the JSON and the plot go (default results)\n"
-		"      --no-plot         no gnuplot\n"
-		"      --allow-concurrent  run beside another measuring run (by default it\n"
-		"                        waits for it: " CLI_LOCK_PATH "); the result says so\n"
-		"Interleaved A/B (each round runs every point A, B or B, A in turn):\n"
-		"      --ab              measure two variants, write both results and print\n"
-		"                        the xdp_compare report of B against A\n"
-		"      --b-loop=K        B's injected cost (A's is --loop)\n"
-		"      --b-spin=N        B's fine injected cost (A's is --spin)\n"
-		"      --a-cmd=CMD       shell command run before every run of A (e.g. a\n"
-		"      --b-cmd=CMD       sysctl); B's; a failing command fails that run\n"
-		"      --b-opts=OPTS     B's options, read over A's (e.g. \"--threaded\",\n"
-		"                        \"--loop 10 --duration 2\"); the matrix stays A's\n"
-		"      --level=P         confidence level of the report (default 95)\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Cost is the receive path's CPU time (NET_RX softirq from tracepoints) per frame\n"
-		"counted by the XDP program; cycles are TSC cycles.  The last line printed is\n"
-		"the JSON file's path.\n",
-		prog);
-}
-
-/* strtok_r() would skip the empty values of "64," and "64,,1500" */
-static bool list_has_empty(const char *opt, const char *arg)
-{
-	size_t n = strlen(arg);
-
-	if (!n || (arg[0] != ',' && arg[n - 1] != ',' && !strstr(arg, ",,")))
-		return false;
-	fprintf(stderr, "xdp_sweep: %s: '%s' has an empty value\n", opt, arg);
-	return true;
-}
-
-/*
- * A comma-separated list of what one() takes (what, for the error); a value
- * given twice is refused: it would measure the same point twice
- */
-static int parse_list(const char *opt, const char *arg, struct list *l,
-		      int (*one)(const char *, __u32 *), const char *what)
-{
-	char *dup = strdup(arg), *tok, *save;
-	unsigned int k;
-
-	if (!dup)
-		return -ENOMEM;
-	if (list_has_empty(opt, arg))
-		goto bad;
-	l->n = 0;
-	for (tok = strtok_r(dup, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (l->n == MAX_LIST) {
-			fprintf(stderr, "xdp_sweep: %s: more than %d values\n",
-				opt, MAX_LIST);
-			goto bad;
-		}
-		if (one(tok, &l->v[l->n])) {
-			fprintf(stderr, "xdp_sweep: %s: '%s' is not %s\n", opt,
-				tok, what);
-			goto bad;
-		}
-		for (k = 0; k < l->n && l->v[k] != l->v[l->n]; k++)
-			;
-		if (k < l->n) {
-			fprintf(stderr, "xdp_sweep: %s: '%s' is given twice\n",
-				opt, tok);
-			goto bad;
-		}
-		l->n++;
-	}
-	free(dup);
-	if (!l->n) {
-		fprintf(stderr, "xdp_sweep: %s: empty list\n", opt);
-		return -EINVAL;
-	}
-	return 0;
-bad:
-	free(dup);
-	return -EINVAL;
-}
-
 static int one_mode(const char *s, __u32 *v)
 {
 	if (!strcmp(s, "native"))
@@ -294,44 +164,34 @@ static int one_mode(const char *s, __u32 *v)
 	return 0;
 }
 
-/* The same frame sizes and flows as xdp_rxq_info takes */
-#define MAX_SIZE	9014
-#define MAX_FLOWS	4096
-#define SIZE_RANGE	"46..9014"
-_Static_assert(XSK_PKT_MIN_LEN == 46 && MAX_SIZE == 9014, "SIZE_RANGE");
-
-static int one_uint(const char *s, __u32 *v, __u32 min, __u32 max)
+/* --rxdrop's names: the stack_defs[] entry (zc is zerocopy) */
+static int one_rxdrop(const char *s, __u32 *v)
 {
-	__u64 n;
-	int ret = cli_parse_u64(s, min, max, &n);
+	unsigned int i;
 
-	if (!ret)
-		*v = n;
-	return ret;
+	for (i = 0; i < ARRAY_SIZE(rxdrop_modes); i++) {
+		if (!strcmp(s, rxdrop_modes[i].name)) {
+			*v = rxdrop_modes[i].def;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
-static int one_size(const char *s, __u32 *v)
-{
-	return one_uint(s, v, XSK_PKT_MIN_LEN, MAX_SIZE);
-}
-
-static int one_flows(const char *s, __u32 *v)
-{
-	return one_uint(s, v, 1, MAX_FLOWS);
-}
-
-static void set_list(struct list *l, const __u32 *v, unsigned int n)
+static void set_list(struct opts_list *l, const __u32 *v, unsigned int n)
 {
 	memcpy(l->v, v, n * sizeof(*v));
 	l->n = n;
 }
 
 /* --devs DUT,PEER (or "DUT PEER"): two interfaces of this namespace */
-static int parse_devs(const char *arg, struct config *cfg)
+static int parse_devs(const struct opt *o, void *c, const char *arg)
 {
+	struct config *cfg = c;
 	char *buf = cfg->devs_buf, *sep;
 	int i;
 
+	(void)o;
 	snprintf(buf, sizeof(cfg->devs_buf), "%s", arg);
 	sep = strpbrk(buf, " ,");
 	if (!sep || sep == buf || !sep[1] || strpbrk(sep + 1, " ,") ||
@@ -358,234 +218,86 @@ static int parse_devs(const char *arg, struct config *cfg)
 	return 0;
 }
 
-/* --rxdrop copy,zerocopy,generic: the AF_XDP rows, each mode once */
-static int parse_rxdrop(const char *arg, struct config *cfg)
+#define SW_ROW(t, n, l, f, a, h)	OPTS_ROW(t, n, l, struct config, f, a, h)
+#define SW_FLAG(n, f, h)		{ SW_ROW(OPT_FLAG, n, 0, f, NULL, h) }
+#define ABOUT \
+	"Measure the cost per packet of XDP actions on the project's veth pair, over a\n" \
+	"matrix of action x mode x frame size x flows, each point R times interleaved.\n" \
+	"Sizes of 9000 and up run at MTU 9000 with xdp.frags programs.\n\n"
+#define NOTES \
+	"\nCost is the receive path's CPU time (NET_RX softirq from tracepoints) per frame\n" \
+	"counted by the XDP program; cycles are TSC cycles.  The last line printed is\n" \
+	"the JSON file's path.\n" \
+	"Changed: --duration takes up to 86400 s (was 3600), as in the other tools;\n" \
+	"--count gains -n.\n"
+
+static const struct opt rows[] = {
+	{ SW_ROW(OPT_LIST, "actions", 'a', actions, "LIST", "XDP actions"),
+	  .parse = rxq_action_parse, .def = "XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT",
+	  .values = "XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED" },
+	{ SW_ROW(OPT_LIST, "modes", 'm', modes, "LIST", "XDP modes: native, generic (skb)"),
+	  .parse = one_mode, .values = "native, generic (skb)", .def = "native,generic" },
+	OPTS_SIZES(struct config, sizes),
+	OPTS_FLOWS_LIST(struct config, flows),
+	SW_FLAG("full", full_given,
+		"the whole matrix: sizes 64,512,1500,9000, flows 1,100,1000"),
+	OPTS_REPEAT(struct config, repeat, "runs per point"),
+	OPTS_DURATION(struct config, duration, "measured seconds per run"),
+	OPTS_WARMUP(struct config, warmup, "traffic before each measurement"),
+	OPTS_LOOP(struct config, loop_k, "inject K bpf_loop() iterations per frame"),
+	{ SW_ROW(OPT_U32, "spin", 0, spin_n, "N",
+		 "inject N inline multiply-adds per frame (<= 4096), in the matrix's program and the AF_XDP rows'"),
+	  .min = 0, .max = 4096 },
+	SW_FLAG("threaded", threaded, "threaded NAPI on the other CPU (a different path)"),
+	SW_FLAG("stacks", stacks,
+		"compare receive stacks on the same traffic: AF_XDP rxdrop (native copy, generic), TPACKET_V3, TPACKET_V2, recvmmsg (xdpsock's loops); alone, or with -a the action matrix as well; sizes up to 1514 (default 64)"),
+	{ SW_ROW(OPT_LIST, "rxdrop", 0, rxdrop, "MODES",
+		 "AF_XDP rxdrop (xdpsock's loop) beside the matrix, in these bind modes: copy, zerocopy (zc), generic; also counted (the app then waits in poll()) and on --devs"),
+	  .parse = one_rxdrop, .values = "copy, zerocopy (zc), generic" },
+	{ SW_ROW(OPT_U64, "rxdrop-rate", 0, rxdrop_rate, "PPS",
+		 "the --rxdrop rows' pace: a counted run on one CPU loses frames at full speed"),
+	  .min = 1, .max = OPTS_RATE_MAX, .def = "--rate's" },
+	{ SW_ROW(OPT_U64, "rxdrop-count", 0, rxdrop_count, "N",
+		 "the --rxdrop rows' frames a run"),
+	  .min = 1, .max = OPTS_COUNT_MAX, .def = "--count's" },
+	OPTS_COUNT(struct config, count,
+		   "counted runs of exactly N frames (no duration; with --warmup > 0 the first runs per point are not recorded: until one loses nothing, paced one more)"),
+	OPTS_RATE(struct config, rate,
+		  "pace the generator: one frame per BPF_PROG_RUN call, at most PPS a second; without it, batches"),
+	{ SW_ROW(OPT_FUNC, "devs", 0, dev, "DUT,PEER",
+		 "two connected interfaces (a NIC pair) instead of the veth pair; points then run one after another"),
+	  .set = parse_devs },
+	SW_FLAG("icount", icount,
+		"the clock counts guest instructions (QEMU -icount shift=0): report insns/pkt, not ns"),
+	SW_FLAG("profile", profile,
+		"sample the receiving CPU in every measured window (perf_event_open: cycles, or cpu-clock without a PMU; kernel symbols from /proc/kallsyms): per point the top 10 symbols of the receive path with their share and ns/pkt (in the table's notes and the JSON), folded stacks and a flame graph (SVG) beside the JSON: sweep-STAMP-profile-POINT.{folded,svg}"),
+	OPTS_OUT(struct config, out_dir, "where the JSON and the plot go"),
+	SW_FLAG("no-plot", no_plot, "no gnuplot"),
+	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
+	OPTS_HEADING("Interleaved A/B (each round runs every point A, B or B, A in turn):"),
+	SW_FLAG("ab", ab,
+		"measure two variants, write both results and print the xdp_compare report of B against A"),
+	{ SW_ROW(OPT_U32, "b-loop", 0, b_loop_k, "K", "B's injected cost (A's is --loop)"),
+	  .min = 0, .max = 1 << 23 },
+	{ SW_ROW(OPT_U32, "b-spin", 0, b_spin_n, "N",
+		 "B's fine injected cost (A's is --spin)"), .min = 0, .max = 4096 },
+	{ SW_ROW(OPT_STR, "a-cmd", 0, cmd[0], "CMD",
+		 "shell command run before every run of A (e.g. a sysctl); a failing command fails that run") },
+	{ SW_ROW(OPT_STR, "b-cmd", 0, cmd[1], "CMD", "the same, before B's runs") },
+	{ SW_ROW(OPT_STR, "b-opts", 0, b_opts, "OPTS",
+		 "B's options, read over A's (e.g. \"--threaded\", \"--loop 10 --duration 2\"); the matrix stays A's") },
+	{ SW_ROW(OPT_DOUBLE, "level", 0, level, "P", "confidence level of the report"),
+	  .dmin = 50, .dmax = 99.999 },
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_sweep", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
+
+/* Options that exclude or need each other */
+static int check_args(struct config *cfg)
 {
-	char *dup = strdup(arg), *tok, *save;
-	unsigned int i, k;
-	int ret = 0;
-
-	if (!dup)
-		return -ENOMEM;
-	if (*arg && list_has_empty("--rxdrop", arg)) {
-		free(dup);
-		return -EINVAL;
-	}
-	cfg->nstk = 0;
-	for (tok = strtok_r(dup, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(rxdrop_modes); i++)
-			if (!strcmp(tok, rxdrop_modes[i].name))
-				break;
-		if (i == ARRAY_SIZE(rxdrop_modes)) {
-			fprintf(stderr, "xdp_sweep: --rxdrop: '%s' is not copy, zerocopy (zc) or generic\n",
-				tok);
-			ret = -EINVAL;
-			break;
-		}
-		for (k = 0; k < cfg->nstk; k++)
-			if (cfg->stk[k] == rxdrop_modes[i].def)
-				break;
-		if (k < cfg->nstk) {
-			fprintf(stderr, "xdp_sweep: --rxdrop: '%s' is given twice (zc is zerocopy)\n",
-				tok);
-			ret = -EINVAL;
-			break;
-		}
-		cfg->stk[cfg->nstk++] = rxdrop_modes[i].def;
-	}
-	free(dup);
-	if (!ret && !cfg->nstk) {
-		fprintf(stderr, "xdp_sweep: --rxdrop: empty list\n");
-		ret = -EINVAL;
-	}
-	return ret;
-}
-
-static int parse_args(int argc, char **argv, struct config *cfg)
-{
-	enum { O_FULL = 256, O_THREADED, O_NOPLOT, O_AB, O_BLOOP, O_ACMD,
-	       O_BCMD, O_LEVEL, O_SPIN, O_BSPIN, O_BOPTS, O_STACKS, O_COUNT,
-	       O_DEVS, O_ICOUNT, O_RATE, O_RXDROP, O_RXDROP_RATE,
-	       O_RXDROP_COUNT, O_CONCURRENT, O_PROFILE };
-	static const struct option opts[] = {
-		{ "actions", required_argument, NULL, 'a' },
-		{ "modes", required_argument, NULL, 'm' },
-		{ "sizes", required_argument, NULL, 's' },
-		{ "flows", required_argument, NULL, 'f' },
-		{ "full", no_argument, NULL, O_FULL },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "loop", required_argument, NULL, 'K' },
-		{ "threaded", no_argument, NULL, O_THREADED },
-		{ "out", required_argument, NULL, 'o' },
-		{ "no-plot", no_argument, NULL, O_NOPLOT },
-		{ "ab", no_argument, NULL, O_AB },
-		{ "b-loop", required_argument, NULL, O_BLOOP },
-		{ "a-cmd", required_argument, NULL, O_ACMD },
-		{ "b-cmd", required_argument, NULL, O_BCMD },
-		{ "level", required_argument, NULL, O_LEVEL },
-		{ "spin", required_argument, NULL, O_SPIN },
-		{ "b-spin", required_argument, NULL, O_BSPIN },
-		{ "b-opts", required_argument, NULL, O_BOPTS },
-		{ "stacks", no_argument, NULL, O_STACKS },
-		{ "count", required_argument, NULL, O_COUNT },
-		{ "devs", required_argument, NULL, O_DEVS },
-		{ "icount", no_argument, NULL, O_ICOUNT },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "rxdrop", required_argument, NULL, O_RXDROP },
-		{ "rxdrop-rate", required_argument, NULL, O_RXDROP_RATE },
-		{ "rxdrop-count", required_argument, NULL, O_RXDROP_COUNT },
-		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
-		{ "profile", no_argument, NULL, O_PROFILE },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	static const __u32 full_sizes[] = { 64, 512, 1500, 9000 };
-	static const __u32 full_flows[] = { 1, 100, 1000 };
-	int c;
-
-	while ((c = getopt_long(argc, argv, "a:m:s:f:r:d:w:K:o:h", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (parse_list("--actions", optarg, &cfg->actions,
-				       rxq_action_parse,
-				       "one of XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED"))
-				return -EINVAL;
-			cfg->actions_given = true;
-			break;
-		case 'm':
-			if (parse_list("--modes", optarg, &cfg->modes,
-				       one_mode, "native or generic (skb)"))
-				return -EINVAL;
-			break;
-		case 's':
-			if (parse_list("--sizes", optarg, &cfg->sizes,
-				       one_size, "a frame size in " SIZE_RANGE))
-				return -EINVAL;
-			cfg->sizes_given = true;
-			break;
-		case 'f':
-			if (parse_list("--flows", optarg, &cfg->flows,
-				       one_flows, "a number of flows in 1..4096"))
-				return -EINVAL;
-			cfg->flows_given = true;
-			break;
-		case O_FULL:
-			set_list(&cfg->sizes, full_sizes, 4);
-			set_list(&cfg->flows, full_flows, 3);
-			cfg->full_given = true;
-			break;
-		case 'r':
-			if (cli_u32("xdp_sweep", "--repeat", optarg, 1, MAX_REPEAT,
-				    &cfg->repeat))
-				return -EINVAL;
-			break;
-		case 'd':
-			if (cli_double("xdp_sweep", "--duration", optarg, 0.1, 3600,
-				       &cfg->duration))
-				return -EINVAL;
-			cfg->duration_given = true;
-			break;
-		case 'w':
-			if (cli_double("xdp_sweep", "--warmup", optarg, 0, 60, &cfg->warmup))
-				return -EINVAL;
-			break;
-		case 'K':
-			if (cli_u32("xdp_sweep", "--loop", optarg, 0, 1 << 23,
-				    &cfg->loop_k))
-				return -EINVAL;
-			break;
-		case O_THREADED:
-			cfg->threaded = true;
-			break;
-		case 'o':
-			if (cli_check_out_dir("xdp_sweep", "--out", optarg))
-				return -EINVAL;
-			cfg->out_dir = optarg;
-			break;
-		case O_NOPLOT:
-			cfg->no_plot = true;
-			break;
-		case O_AB:
-			cfg->ab = true;
-			break;
-		case O_BLOOP:
-			if (cli_u32("xdp_sweep", "--b-loop", optarg, 0, 1 << 23,
-				    &cfg->b_loop_k))
-				return -EINVAL;
-			break;
-		case O_ACMD:
-		case O_BCMD:
-			cfg->cmd[c == O_BCMD] = optarg;
-			break;
-		case O_SPIN:
-		case O_BSPIN:
-			if (cli_u32("xdp_sweep", c == O_SPIN ? "--spin" :
-				    "--b-spin", optarg, 0, 4096,
-				    c == O_SPIN ? &cfg->spin_n : &cfg->b_spin_n))
-				return -EINVAL;
-			break;
-		case O_BOPTS:
-			cfg->b_opts = optarg;
-			break;
-		case O_STACKS:
-			cfg->stacks = true;
-			break;
-		case O_RXDROP:
-			if (parse_rxdrop(optarg, cfg))
-				return -EINVAL;
-			break;
-		case O_RXDROP_RATE:
-			if (cli_u64("xdp_sweep", "--rxdrop-rate", optarg, 1, 1000000000,
-				    &cfg->rxdrop_rate))
-				return -EINVAL;
-			break;
-		case O_RXDROP_COUNT:
-			if (cli_u64("xdp_sweep", "--rxdrop-count", optarg, 1, 1000000000000ULL,
-				    &cfg->rxdrop_count))
-				return -EINVAL;
-			break;
-		case O_LEVEL:
-			if (cli_double("xdp_sweep", "--level", optarg, 50, 99.999,
-				       &cfg->level))
-				return -EINVAL;
-			break;
-		case O_COUNT:
-			if (cli_u64("xdp_sweep", "--count", optarg, 1, 1000000000000ULL,
-				    &cfg->count))
-				return -EINVAL;
-			break;
-		case O_DEVS:
-			if (parse_devs(optarg, cfg))
-				return -EINVAL;
-			break;
-		case O_ICOUNT:
-			cfg->icount = true;
-			break;
-		case O_CONCURRENT:
-			cfg->allow_concurrent = true;
-			break;
-		case O_PROFILE:
-			cfg->profile = true;
-			break;
-		case O_RATE:
-			if (cli_u64("xdp_sweep", "--rate", optarg, 1, 1000000000,
-				    &cfg->rate))
-				return -EINVAL;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			exit(0);
-		default:
-			usage(stderr, argv[0]);
-			return -EINVAL;
-		}
-	}
-	if (cli_no_more_args("xdp_sweep", argc, argv))
-		return -EINVAL;
 	if (cfg->full_given && (cfg->sizes_given || cfg->flows_given)) {
 		fprintf(stderr, "xdp_sweep: --full sets the sizes and the flows: not with --sizes or --flows\n");
 		return -EINVAL;
@@ -639,6 +351,31 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct config *cfg)
+{
+	static const __u32 full_sizes[] = { 64, 512, 1500, 9000 };
+	static const __u32 full_flows[] = { 1, 100, 1000 };
+	opts_given_t given;
+	unsigned int k;
+
+	if (opts_parse(&tool, argc, argv, cfg, &given) < 0)
+		return -EINVAL;
+	cfg->actions_given |= opts_given(&tool, given, "actions");
+	cfg->sizes_given |= opts_given(&tool, given, "sizes");
+	cfg->flows_given |= opts_given(&tool, given, "flows");
+	cfg->duration_given |= opts_given(&tool, given, "duration");
+	if (cfg->full_given) {
+		set_list(&cfg->sizes, full_sizes, 4);
+		set_list(&cfg->flows, full_flows, 3);
+	}
+	if (opts_given(&tool, given, "rxdrop")) {
+		for (k = 0; k < cfg->rxdrop.n; k++)
+			cfg->stk[k] = cfg->rxdrop.v[k];
+		cfg->nstk = cfg->rxdrop.n;
+	}
+	return check_args(cfg);
 }
 
 static const char *mode_name(bool skb)
@@ -932,7 +669,7 @@ static void env_json(struct json *j, double ghz, const struct config *cfg)
 	json_end_object(j);
 }
 
-static void list_json(struct json *j, const char *key, const struct list *l,
+static void list_json(struct json *j, const char *key, const struct opts_list *l,
 		      const char *(*name)(__u32))
 {
 	unsigned int i;
@@ -1426,7 +1163,7 @@ static void plot(const char *base, const struct config *cfg, struct point *pts,
 		printf("plot: %s\n", png);
 }
 
-static bool same_list(const struct list *a, const struct list *b)
+static bool same_list(const struct opts_list *a, const struct opts_list *b)
 {
 	return a->n == b->n && !memcmp(a->v, b->v, a->n * sizeof(a->v[0]));
 }
@@ -1453,7 +1190,6 @@ static int side_b(const struct config *a, struct config *b)
 	for (tok = strtok_r(dup, " \t", &save); tok && argc < 63;
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
-	optind = 0;	/* GNU getopt: start over */
 	ret = parse_args(argc, argv, b);
 	if (!ret && (!same_list(&a->actions, &b->actions) ||
 		     !same_list(&a->modes, &b->modes) ||

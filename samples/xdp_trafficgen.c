@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <getopt.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <linux/if_link.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "measure.h"
 #include "trafficgen.h"
 #include "xsk_core.h"
@@ -37,66 +37,39 @@ struct config {
 	bool dst_set;
 	bool json;
 	bool allow_concurrent;
+	double duration;	/* -d, seconds */
+	__u32 mtu;
 	struct cli_lock lock;
 };
 
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS]\n"
-		"\n"
-		"Send UDP test frames (Ethernet/IPv4/UDP, 198.18.0.2 -> 198.18.0.1, port 9)\n"
-		"made in the kernel by BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: an\n"
-		"XDP program, loaded but never attached, rewrites the UDP source port and\n"
-		"the payload's sequence number of every frame and returns XDP_TX, so the\n"
-		"frames leave by the interface.  Frames too large for live-frames mode\n"
-		"(one page less the kernel's headroom and tailroom: 3408 bytes with 4 KiB\n"
-		"pages on this kernel) go by an AF_XDP socket with multi-buffer\n"
-		"(XDP_USE_SG) instead; the report says which method ran.\n"
-		"\n"
-		"Without -i, a private veth pair in two network namespaces is made: frames\n"
-		"leave by the peer side; the dut side runs a counting XDP_DROP program\n"
-		"(native mode) whose counts are reported.  Everything is removed at exit.\n"
-		"\n"
-		"Options:\n"
-		"  -i, --interface=IF  send out of IF in the current network namespace;\n"
-		"                      the receiver needs a native XDP program or GRO on\n"
-		"                      to take XDP_TX frames on a veth\n"
-		"      --dst-mac=MAC   destination MAC with -i (default ff:ff:ff:ff:ff:ff)\n"
-		"  -q, --queue=N       rx_queue_index given to the program (default 0)\n"
-		"  -s, --size=BYTES    frame length without FCS, Ethernet header included,\n"
-		"                      %u..%u (default 64)\n"
-		"  -f, --flows=N       UDP source ports 1000..1000+N-1, one per frame in\n"
-		"                      turn, 1..%u (default 1)\n"
-		"  -n, --count=N       frames to send (default: no limit)\n"
-		"  -d, --duration=SEC  seconds to send, decimals allowed (default 10 when\n"
-		"                      no count is given)\n"
-		"  -r, --rate=PPS      frames per second (default: as fast as possible);\n"
-		"                      paced runs make one BPF_PROG_RUN call per frame,\n"
-		"                      some 30 us each on a small VM: compare the rate\n"
-		"                      achieved with the rate asked\n"
-		"  -c, --cpu=N         CPU of the sending thread (default 0; -1 leaves it\n"
-		"                      unpinned)\n"
-		"      --mtu=N         MTU of the private veth pair (default 1500, or\n"
-		"                      size - 14 if larger)\n"
-		"  -j, --json          print one JSON object at the end, nothing else\n"
-		"      --allow-concurrent  run beside another measuring run (by default\n"
-		"                      it waits for it: " CLI_LOCK_PATH "); the report\n"
-		"                      says so\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Output: frames sent (counted by the XDP program), the rate achieved, the\n"
-		"sending thread's CPU time per frame (schedstat) in ns and in TSC cycles\n"
-		"(ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW; this machine\n"
-		"may have no PMU, so these are not core cycles).  In the kernel's default\n"
-		"NAPI mode the receiver's softirq runs on the sending CPU, inside that\n"
-		"thread's time, so the CPU time per frame includes the receive side.\n"
-		"\n"
-		"Exit status: 0 on success, 1 when the run failed, 2 on a bad option,\n"
-		"128 + the signal when SIGINT or SIGTERM stopped it (what was sent is\n"
-		"reported, marked interrupted).\n",
-		prog, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE, TGEN_MAX_FLOWS);
-}
+#define ABOUT \
+	"Send UDP test frames (Ethernet/IPv4/UDP, 198.18.0.2 -> 198.18.0.1, port 9)\n" \
+	"made in the kernel by BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES: an\n" \
+	"XDP program, loaded but never attached, rewrites the UDP source port and\n" \
+	"the payload's sequence number of every frame and returns XDP_TX, so the\n" \
+	"frames leave by the interface.  Frames too large for live-frames mode\n" \
+	"(one page less the kernel's headroom and tailroom: 3408 bytes with 4 KiB\n" \
+	"pages on this kernel) go by an AF_XDP socket with multi-buffer\n" \
+	"(XDP_USE_SG) instead; the report says which method ran.\n" \
+	"\n" \
+	"Without -i, a private veth pair in two network namespaces is made: frames\n" \
+	"leave by the peer side; the dut side runs a counting XDP_DROP program\n" \
+	"(native mode) whose counts are reported.  Everything is removed at exit.\n" \
+	"\n"
+#define NOTES \
+	"\n" \
+	"Output: frames sent (counted by the XDP program), the rate achieved, the\n" \
+	"sending thread's CPU time per frame (schedstat) in ns and in TSC cycles\n" \
+	"(ns x the TSC frequency measured against CLOCK_MONOTONIC_RAW; this machine\n" \
+	"may have no PMU, so these are not core cycles).  In the kernel's default\n" \
+	"NAPI mode the receiver's softirq runs on the sending CPU, inside that\n" \
+	"thread's time, so the CPU time per frame includes the receive side.\n" \
+	"\n" \
+	"Exit status: 0 on success, 1 when the run failed, 2 on a bad option,\n" \
+	"128 + the signal when SIGINT or SIGTERM stopped it (what was sent is\n" \
+	"reported, marked interrupted).\n" \
+	"Changed: -r (--rate) is gone (-r is the runs in every tool); --count is\n" \
+	"1..1e12 and --duration 0.1..86400 s, as in the other tools.\n"
 
 static int parse_mac(const char *arg, unsigned char mac[6])
 {
@@ -114,128 +87,65 @@ static int parse_mac(const char *arg, unsigned char mac[6])
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct config *cfg, __u32 *mtu)
+static int set_dst(const struct opt *o, void *c, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "interface", required_argument, NULL, 'i' },
-		{ "dst-mac", required_argument, NULL, 'D' },
-		{ "queue", required_argument, NULL, 'q' },
-		{ "size", required_argument, NULL, 's' },
-		{ "flows", required_argument, NULL, 'f' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "mtu", required_argument, NULL, 'M' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "allow-concurrent", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	double secs;
-	__u64 v;
-	__u32 u;
-	int c;
+	struct config *cfg = c;
 
-	while ((c = getopt_long(argc, argv, "i:q:s:f:n:d:r:c:jh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (!*optarg || strlen(optarg) >= IF_NAMESIZE) {
-				fprintf(stderr, "xdp_trafficgen: --interface: '%s' is not an interface name\n",
-					optarg);
-				return -EINVAL;
-			}
-			cfg->ifname = optarg;
-			break;
-		case 'D':
-			if (parse_mac(optarg, cfg->o.dst)) {
-				fprintf(stderr, "xdp_trafficgen: --dst-mac: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n",
-					optarg);
-				return -EINVAL;
-			}
-			cfg->dst_set = true;
-			break;
-		case 'q':
-			if (cli_u64("xdp_trafficgen", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
-				    &v))
-				return -EINVAL;
-			cfg->o.queue = v;
-			break;
-		case 's':
-			if (cli_u64("xdp_trafficgen", "--size", optarg, XSK_PKT_MIN_LEN,
-				    TGEN_MAX_PKT_SIZE, &v))
-				return -EINVAL;
-			cfg->o.pkt_size = v;
-			break;
-		case 'f':
-			if (cli_u64("xdp_trafficgen", "--flows", optarg, 1, TGEN_MAX_FLOWS, &v))
-				return -EINVAL;
-			cfg->o.flows = v;
-			break;
-		case 'n':
-			if (cli_u64("xdp_trafficgen", "--count", optarg, 1, ~0ULL >> 1, &v))
-				return -EINVAL;
-			cfg->o.count = v;
-			break;
-		case 'd':
-			if (cli_double("xdp_trafficgen", "--duration", optarg,
-				       1e-9, 86400 * 365, &secs))
-				return -EINVAL;
-			cfg->o.duration_ns = secs * 1e9;
-			if (!cfg->o.duration_ns)
-				cfg->o.duration_ns = 1;
-			break;
-		case 'r':
-			if (cli_u64("xdp_trafficgen", "--rate", optarg, 1, 1000000000ULL, &v))
-				return -EINVAL;
-			cfg->o.rate_pps = v;
-			break;
-		case 'c':
-			if (!strcmp(optarg, "-1")) {
-				cfg->o.cpu = -1;
-				break;
-			}
-			if (cli_cpu("xdp_trafficgen", "--cpu", optarg, &u))
-				return -EINVAL;
-			cfg->o.cpu = u;
-			break;
-		case 'M':
-			if (cli_u64("xdp_trafficgen", "--mtu", optarg, 68, 65535, &v))
-				return -EINVAL;
-			*mtu = v;
-			break;
-		case 'j':
-			cfg->json = true;
-			break;
-		case 'C':
-			cfg->allow_concurrent = true;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			exit(0);
-		default:
-			fprintf(stderr, "Try '%s --help'.\n", argv[0]);
-			return -EINVAL;
-		}
+	if (parse_mac(arg, cfg->o.dst)) {
+		fprintf(stderr, "xdp_trafficgen: --%s: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n",
+			o->name, arg);
+		return -EINVAL;
 	}
-	if (cli_no_more_args("xdp_trafficgen", argc, argv))
+	cfg->dst_set = true;
+	return 0;
+}
+
+#define TG_ROW(t, n, l, f, a, h)	OPTS_ROW(t, n, l, struct config, f, a, h)
+static const struct opt rows[] = {
+	OPTS_INTERFACE(struct config, ifname,
+		       "send out of IF in the current network namespace; the receiver needs a native XDP program or GRO on to take XDP_TX frames on a veth"),
+	{ TG_ROW(OPT_FUNC, "dst-mac", 0, o.dst, "MAC", "destination MAC with -i"),
+	  .set = set_dst, .def = "ff:ff:ff:ff:ff:ff" },
+	{ TG_ROW(OPT_U32, "queue", 'q', o.queue, "N",
+		 "rx_queue_index given to the program"),
+	  .min = 0, .max = XSK_MAX_QUEUES - 1, .def = "0" },
+	OPTS_SIZE(struct config, o.pkt_size),
+	OPTS_FLOWS(struct config, o.flows),
+	OPTS_COUNT(struct config, o.count, "frames to send (without it: no limit)"),
+	{ TG_ROW(OPT_DOUBLE, "duration", 'd', duration, "SEC",
+		 "seconds to send, decimals allowed"),
+	  .dmin = 0.1, .dmax = OPTS_DURATION_MAX, .def = "10 when no count is given" },
+	OPTS_RATE(struct config, o.rate_pps,
+		  "frames per second; paced runs make one BPF_PROG_RUN call per frame, some 30 us each on a small VM: compare the rate achieved with the rate asked"),
+	{ TG_ROW(OPT_CPU, "cpu", 'c', o.cpu, "N",
+		 "CPU of the sending thread (-1 leaves it unpinned)"),
+	  .flags = OPTS_UNPINNED },
+	OPTS_MTU(struct config, mtu, "MTU of the private veth pair",
+		 "1500, or size - 14 if larger"),
+	OPTS_JSON(struct config, json, "print one JSON object at the end, nothing else"),
+	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL("xdp_trafficgen", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
+
+static int parse_args(int argc, char **argv, struct config *cfg)
+{
+	if (opts_parse(&tool, argc, argv, cfg, NULL) < 0)
 		return -EINVAL;
 	if (cfg->dst_set && !cfg->ifname) {
 		fprintf(stderr, "xdp_trafficgen: --dst-mac: only with -i (the private pair has its own MACs)\n");
 		return -EINVAL;
 	}
-	if (cfg->ifname && !if_nametoindex(cfg->ifname)) {
-		fprintf(stderr, "xdp_trafficgen: --interface: no interface '%s' in this network namespace\n",
-			cfg->ifname);
-		return -EINVAL;
-	}
-	if (*mtu && cfg->ifname) {
+	if (cfg->mtu && cfg->ifname) {
 		fprintf(stderr, "xdp_trafficgen: --mtu: only for the private pair, not with -i\n");
 		return -EINVAL;
 	}
-	if (cli_size_fits_mtu("xdp_trafficgen", cfg->o.pkt_size, *mtu))
+	if (cli_size_fits_mtu("xdp_trafficgen", cfg->o.pkt_size, cfg->mtu))
 		return -EINVAL;
+	cfg->o.duration_ns = cfg->duration * 1e9;
 	if (!cfg->o.count && !cfg->o.duration_ns)
 		cfg->o.duration_ns = 10 * 1000000000ULL;
 	return 0;
@@ -319,8 +229,9 @@ int main(int argc, char **argv)
 	int ret = 1;
 	double ghz;
 
-	if (parse_args(argc, argv, &cfg, &eo.mtu))
+	if (parse_args(argc, argv, &cfg))
 		return 2;
+	eo.mtu = cfg.mtu;
 	if (geteuid()) {
 		fprintf(stderr, "xdp_trafficgen: needs root (BPF, XDP, network namespaces)\n");
 		return 1;

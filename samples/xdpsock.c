@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "afpacket.h"
 #include "cli.h"
+#include "opts.h"
 #include "json.h"
 #include "measure.h"
 #include "xsk_bench.h"
@@ -32,72 +32,35 @@ static struct cli_lock run_lock;
 
 struct config {
 	struct xskb_opts o;
-	unsigned int duration;
+	double duration;
 	bool json;
 	bool allow_concurrent;
 	bool kind_set;
-	char mode_opt[16];	/* the option that chose the mode, for errors */
+	bool copy;		/* --copy: native unless -S */
+	char mode_opt[32];	/* the option that chose the mode, for errors */
 };
 
-static void usage(FILE *f, const char *prog)
+/* "-t", or "--rxdrop" for a row without a letter */
+static const char *opt_name(const struct opt *o, char *buf, size_t len)
 {
-	fprintf(f,
-		"Usage: %s [OPTIONS]\n"
-		"AF_XDP benchmarks on one queue: rxdrop, txonly, l2fwd; AF_PACKET rxdrop.\n"
-		"\n"
-		"  -r, --rxdrop          receive and drop (default)\n"
-		"  -t, --txonly          send from the TX ring; counted where they arrive\n"
-		"  -l, --l2fwd           receive, swap the MACs, send back on the same socket\n"
-		"  -i, --interface=IF    run on IF (default: own veth pair, generator and\n"
-		"                        checking receiver on the peer)\n"
-		"  -q, --queue=N         queue id (default 0)\n"
-		"      --mode=MODE       best-effort (default), native-with-zerocopy,\n"
-		"                        native or generic\n"
-		"  -N, --native          native XDP, copy\n"
-		"  -S, --generic         generic (skb) XDP, copy\n"
-		"  -z, --zero-copy       native XDP with zero-copy\n"
-		"  -c, --copy            copy mode (native unless -S)\n"
-		"  -m, --no-need-wakeup  turn need_wakeup off\n"
-		"  -b, --batch=N         descriptors per ring operation (default 64)\n"
-		"  -B, --busy-poll       SO_PREFER_BUSY_POLL, SO_BUSY_POLL, SO_BUSY_POLL_BUDGET\n"
-		"                        (= batch); own pair: napi_defer_hard_irqs 2,\n"
-		"                        gro_flush_timeout 200000 on veth0, restored at exit\n"
-		"      --busy-poll-us=N  SO_BUSY_POLL in microseconds (default 20)\n"
-		"  -p, --poll            wait in poll() (100 ms at most) while the RX ring\n"
-		"                        is empty, instead of spinning (rxdrop, l2fwd)\n"
-		"  -F, --frags           multi-buffer (XDP_USE_SG)\n"
-		"  -u, --unaligned       unaligned chunks\n"
-		"  -f, --frame-size=N    UMEM chunk size (default 4096)\n"
-		"  -s, --tx-pkt-size=N   frame size: the generator's, or txonly's (default 64)\n"
-		"  -C, --count=N         exactly N frames (generator's, or txonly's), then stop\n"
-		"  -d, --duration=SEC    run time (default 10; with -C, the limit)\n"
-		"      --rate=PPS        generator's rate (default: as fast as it goes)\n"
-		"      --app-cpu=N       CPU of the application thread (default: the one\n"
-		"                        the generator and the receive NAPI do not use)\n"
-		"      --gen-cpu=N       CPU of the generator thread (default 0)\n"
-		"      --afpacket=B      rxdrop on AF_PACKET instead of AF_XDP: tpacket_v3,\n"
-		"                        tpacket_v2, recvmmsg or auto\n"
-		"  -V, --verify          check every payload byte (app in rxdrop, the peer's\n"
-		"                        program in txonly and l2fwd)\n"
-		"      --no-cost         no NET_RX softirq tracepoints\n"
-		"      --rx-size=N       RX ring size (power of two, default 2048)\n"
-		"      --fill-size=N     fill ring size (power of two, default 2048)\n"
-		"      --stall-ms=N      the app starts N ms after the generator: the\n"
-		"                        socket's rings overflow (tests of the accounting)\n"
-		"      --allow-concurrent  run beside another measuring run (by default it\n"
-		"                        waits for it: " CLI_LOCK_PATH "); the report says so\n"
-		"  -j, --json            print one JSON object at the end\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Cycles are TSC cycles (ns x measured TSC GHz): this machine may have no PMU.\n",
-		prog);
+	if (o->letter)
+		snprintf(buf, len, "-%c", o->letter);
+	else
+		snprintf(buf, len, "--%s", o->name);
+	return buf;
 }
 
-static int set_kind(struct config *cfg, enum xskb_kind k, int c)
+/* --rxdrop, -t, -l: one of them */
+static int set_kind(const struct opt *o, void *c, const char *arg)
 {
+	struct config *cfg = c;
+	enum xskb_kind k = o->val;
+	char name[32];
+
+	(void)arg;
 	if (cfg->kind_set && cfg->o.kind != k) {
-		fprintf(stderr, "xdpsock: -%c: only one of -r, -t, -l (%s already chosen)\n",
-			c, xskb_kind_name(cfg->o.kind));
+		fprintf(stderr, "xdpsock: %s: only one of --rxdrop, -t, -l (%s already chosen)\n",
+			opt_name(o, name, sizeof(name)), xskb_kind_name(cfg->o.kind));
 		return -EINVAL;
 	}
 	cfg->o.kind = k;
@@ -119,224 +82,140 @@ static int set_mode(struct config *cfg, enum xsk_mode m, const char *opt)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct config *cfg)
+/* -N, -S, -z: the mode of the row; --mode: the one named */
+static int set_mode_row(const struct opt *o, void *c, const char *arg)
 {
-	enum { O_MODE = 256, O_APPCPU, O_GENCPU, O_AFP, O_RATE, O_BPUS,
-	       O_NOCOST, O_RXSIZE, O_FILLSIZE, O_STALL, O_CONCURRENT };
-	static const struct option opts[] = {
-		{ "rxdrop", no_argument, NULL, 'r' },
-		{ "txonly", no_argument, NULL, 't' },
-		{ "l2fwd", no_argument, NULL, 'l' },
-		{ "interface", required_argument, NULL, 'i' },
-		{ "queue", required_argument, NULL, 'q' },
-		{ "mode", required_argument, NULL, O_MODE },
-		{ "native", no_argument, NULL, 'N' },
-		{ "generic", no_argument, NULL, 'S' },
-		{ "zero-copy", no_argument, NULL, 'z' },
-		{ "copy", no_argument, NULL, 'c' },
-		{ "no-need-wakeup", no_argument, NULL, 'm' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "busy-poll", no_argument, NULL, 'B' },
-		{ "poll", no_argument, NULL, 'p' },
-		{ "busy-poll-us", required_argument, NULL, O_BPUS },
-		{ "frags", no_argument, NULL, 'F' },
-		{ "unaligned", no_argument, NULL, 'u' },
-		{ "frame-size", required_argument, NULL, 'f' },
-		{ "tx-pkt-size", required_argument, NULL, 's' },
-		{ "count", required_argument, NULL, 'C' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "app-cpu", required_argument, NULL, O_APPCPU },
-		{ "gen-cpu", required_argument, NULL, O_GENCPU },
-		{ "afpacket", required_argument, NULL, O_AFP },
-		{ "verify", no_argument, NULL, 'V' },
-		{ "no-cost", no_argument, NULL, O_NOCOST },
-		{ "rx-size", required_argument, NULL, O_RXSIZE },
-		{ "fill-size", required_argument, NULL, O_FILLSIZE },
-		{ "stall-ms", required_argument, NULL, O_STALL },
-		{ "allow-concurrent", no_argument, NULL, O_CONCURRENT },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	bool copy = false;
-	enum xsk_mode m;
-	__u32 v;
-	int c;
+	char name[32];
+	enum xsk_mode m = o->val;
 
-	while ((c = getopt_long(argc, argv, "rtli:q:NSzcmb:BpFuf:s:C:d:Vjh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (set_kind(cfg, XSKB_RXDROP, c))
-				return -EINVAL;
-			break;
-		case 't':
-			if (set_kind(cfg, XSKB_TXONLY, c))
-				return -EINVAL;
-			break;
-		case 'l':
-			if (set_kind(cfg, XSKB_L2FWD, c))
-				return -EINVAL;
-			break;
-		case 'i':
-			if (!*optarg || strlen(optarg) >= IF_NAMESIZE ||
-			    strpbrk(optarg, "/ \t\n:")) {
-				fprintf(stderr, "xdpsock: --interface: '%s' is not an interface name (1..%d characters, no '/', ':' or spaces)\n",
-					optarg, IF_NAMESIZE - 1);
-				return -EINVAL;
-			}
-			cfg->o.ifname = optarg;
-			break;
-		case 'q':
-			if (cli_u32("xdpsock", "--queue", optarg, 0, XSK_MAX_QUEUES - 1,
-				    &cfg->o.port.first_queue))
-				return -EINVAL;
-			break;
-		case O_MODE:
-			if (xsk_mode_parse(optarg, &m)) {
-				fprintf(stderr, "xdpsock: --mode: '%s' is none of best-effort, native-with-zerocopy, native, generic\n",
-					optarg);
-				return -EINVAL;
-			}
-			if (set_mode(cfg, m, "--mode"))
-				return -EINVAL;
-			break;
-		case 'N':
-			if (set_mode(cfg, XSK_MODE_NATIVE, "-N"))
-				return -EINVAL;
-			break;
-		case 'S':
-			if (set_mode(cfg, XSK_MODE_GENERIC, "-S"))
-				return -EINVAL;
-			break;
-		case 'z':
-			if (set_mode(cfg, XSK_MODE_NATIVE_ZC, "-z"))
-				return -EINVAL;
-			break;
-		case 'c':
-			copy = true;
-			break;
-		case 'm':
-			cfg->o.port.sock.no_need_wakeup = true;
-			break;
-		case 'b':
-			if (cli_u32("xdpsock", "--batch", optarg, 1, 2048,
-				    &cfg->o.batch))
-				return -EINVAL;
-			break;
-		case 'B':
-			cfg->o.busy_poll = true;
-			break;
-		case 'p':
-			cfg->o.poll = true;
-			break;
-		case O_BPUS:
-			if (cli_u32("xdpsock", "--busy-poll-us", optarg, 1, 1000000,
-				    &cfg->o.busy_poll_us))
-				return -EINVAL;
-			break;
-		case 'F':
-			cfg->o.port.sock.multi_buffer = true;
-			break;
-		case 'u':
-			cfg->o.port.sock.unaligned = true;
-			break;
-		case 'f':
-			if (cli_u32("xdpsock", "--frame-size", optarg, 2048, 4096,
-				    &cfg->o.port.sock.frame_size))
-				return -EINVAL;
-			break;
-		case 's':
-			if (cli_u32("xdpsock", "--tx-pkt-size", optarg,
-				    XSK_PKT_MIN_LEN, 9014, &cfg->o.pkt_size))
-				return -EINVAL;
-			break;
-		case 'C':
-			if (cli_u64("xdpsock", "--count", optarg, 1, 1ULL << 40,
-				    &cfg->o.count))
-				return -EINVAL;
-			break;
-		case 'd':
-			if (cli_u32("xdpsock", "--duration", optarg, 1, 86400, &v))
-				return -EINVAL;
-			cfg->duration = v;
-			break;
-		case O_RATE:
-			if (cli_u64("xdpsock", "--rate", optarg, 1, 1000000000,
-				    &cfg->o.rate_pps))
-				return -EINVAL;
-			break;
-		case O_APPCPU:
-		case O_GENCPU:
-			if (cli_cpu("xdpsock", c == O_APPCPU ? "--app-cpu" : "--gen-cpu",
-				    optarg, &v))
-				return -EINVAL;
-			if (c == O_APPCPU)
-				cfg->o.app_cpu = v;
-			else
-				cfg->o.gen_cpu = v;
-			break;
-		case O_AFP:
-			if (afp_backend_parse(optarg, &cfg->o.afp)) {
-				fprintf(stderr, "xdpsock: --afpacket: '%s' is none of tpacket_v3, tpacket_v2, recvmmsg, auto\n",
-					optarg);
-				return -EINVAL;
-			}
-			cfg->o.afpacket = true;
-			break;
-		case 'V':
-			cfg->o.verify = true;
-			break;
-		case O_NOCOST:
-			cfg->o.no_cost = true;
-			break;
-		case O_CONCURRENT:
-			cfg->allow_concurrent = true;
-			break;
-		case O_RXSIZE:
-		case O_FILLSIZE:
-			if (cli_u32("xdpsock", c == O_RXSIZE ? "--rx-size" : "--fill-size",
-				    optarg, 8, 65536, &v))
-				return -EINVAL;
-			if (v & (v - 1)) {
-				fprintf(stderr, "xdpsock: %s: %u is not a power of two\n",
-					c == O_RXSIZE ? "--rx-size" : "--fill-size", v);
-				return -EINVAL;
-			}
-			if (c == O_RXSIZE)
-				cfg->o.port.sock.rx_size = v;
-			else
-				cfg->o.port.sock.fill_size = v;
-			break;
-		case O_STALL:
-			if (cli_u32("xdpsock", "--stall-ms", optarg, 1, 60000,
-				    &cfg->o.stall_ms))
-				return -EINVAL;
-			break;
-		case 'j':
-			cfg->json = true;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			exit(0);
-		default:
-			usage(stderr, argv[0]);
-			return -EINVAL;
-		}
-	}
-	if (cli_no_more_args("xdpsock", argc, argv))
+	if (arg && xsk_mode_parse(arg, &m)) {
+		fprintf(stderr, "xdpsock: --mode: '%s' is none of best-effort, native-with-zerocopy, native, generic\n",
+			arg);
 		return -EINVAL;
-	if (copy && cfg->o.port.mode == XSK_MODE_NATIVE_ZC && cfg->mode_opt[0]) {
-		fprintf(stderr, "xdpsock: -c (copy) conflicts with %s (zero-copy)\n",
+	}
+	return set_mode(c, m, opt_name(o, name, sizeof(name)));
+}
+
+static int set_afpacket(const struct opt *o, void *c, const char *arg)
+{
+	struct config *cfg = c;
+
+	if (afp_backend_parse(arg, &cfg->o.afp)) {
+		fprintf(stderr, "xdpsock: --%s: '%s' is none of tpacket_v3, tpacket_v2, recvmmsg, auto\n",
+			o->name, arg);
+		return -EINVAL;
+	}
+	cfg->o.afpacket = true;
+	return 0;
+}
+
+#define SOCK_ROW(t, n, l, f, a, h)	OPTS_ROW(t, n, l, struct config, f, a, h)
+#define SOCK_FLAG(n, l, f, h)		{ SOCK_ROW(OPT_FLAG, n, l, f, NULL, h) }
+#define SOCK_KIND(n, l, k, h)						\
+	{ SOCK_ROW(OPT_FUNC, n, l, o.kind, NULL, h), .set = set_kind, .val = k }
+#define SOCK_MODE(n, l, m, h)						\
+	{ SOCK_ROW(OPT_FUNC, n, l, o.port.mode, NULL, h), .set = set_mode_row, .val = m }
+#define SOCK_RING(n, f, h)						\
+	{ SOCK_ROW(OPT_U32, n, 0, f, "N", h), .min = 8, .max = 65536, .def = "2048" }
+#define ABOUT \
+	"AF_XDP benchmarks on one queue: rxdrop, txonly, l2fwd; AF_PACKET rxdrop.\n\n"
+#define NOTES \
+	"\nCycles are TSC cycles (ns x measured TSC GHz): this machine may have no PMU.\n" \
+	"Changed: -r (--rxdrop), -c (--copy), -m (--no-need-wakeup) and -f\n" \
+	"(--frame-size) are gone, -C is -n (--count); --tx-pkt-size is --size;\n" \
+	"--duration takes decimals, 0.1..86400.  In every tool -r is the runs,\n" \
+	"-c the CPU, -m the XDP modes, -f the flows and -n the count.\n"
+
+static const struct opt rows[] = {
+	SOCK_KIND("rxdrop", 0, XSKB_RXDROP, "receive and drop (the default)"),
+	SOCK_KIND("txonly", 't', XSKB_TXONLY,
+		  "send from the TX ring; counted where they arrive"),
+	SOCK_KIND("l2fwd", 'l', XSKB_L2FWD,
+		  "receive, swap the MACs, send back on the same socket"),
+	OPTS_INTERFACE(struct config, o.ifname,
+		       "run on IF (default: own veth pair, generator and checking receiver on the peer)"),
+	{ SOCK_ROW(OPT_U32, "queue", 'q', o.port.first_queue, "N", "queue id"),
+	  .min = 0, .max = XSK_MAX_QUEUES - 1, .def = "0" },
+	{ SOCK_ROW(OPT_FUNC, "mode", 0, o.port.mode, "MODE",
+		   "best-effort, native-with-zerocopy, native or generic"),
+	  .set = set_mode_row, .def = "best-effort" },
+	SOCK_MODE("native", 'N', XSK_MODE_NATIVE, "native XDP, copy"),
+	SOCK_MODE("generic", 'S', XSK_MODE_GENERIC, "generic (skb) XDP, copy"),
+	SOCK_MODE("zero-copy", 'z', XSK_MODE_NATIVE_ZC, "native XDP with zero-copy"),
+	SOCK_FLAG("copy", 0, copy, "copy mode (native unless -S)"),
+	SOCK_FLAG("no-need-wakeup", 0, o.port.sock.no_need_wakeup,
+		  "turn need_wakeup off"),
+	{ SOCK_ROW(OPT_U32, "batch", 'b', o.batch, "N",
+		   "descriptors per ring operation"), .min = 1, .max = 2048, .def = "64" },
+	SOCK_FLAG("busy-poll", 'B', o.busy_poll,
+		  "SO_PREFER_BUSY_POLL, SO_BUSY_POLL, SO_BUSY_POLL_BUDGET (= batch); own pair: napi_defer_hard_irqs 2, gro_flush_timeout 200000 on veth0, restored at exit"),
+	{ SOCK_ROW(OPT_U32, "busy-poll-us", 0, o.busy_poll_us, "N",
+		   "SO_BUSY_POLL in microseconds"), .min = 1, .max = 1000000, .def = "20" },
+	SOCK_FLAG("poll", 'p', o.poll,
+		  "wait in poll() (100 ms at most) while the RX ring is empty, instead of spinning (rxdrop, l2fwd)"),
+	SOCK_FLAG("frags", 'F', o.port.sock.multi_buffer, "multi-buffer (XDP_USE_SG)"),
+	SOCK_FLAG("unaligned", 'u', o.port.sock.unaligned, "unaligned chunks"),
+	{ SOCK_ROW(OPT_U32, "frame-size", 0, o.port.sock.frame_size, "N",
+		   "UMEM chunk size"), .min = 2048, .max = 4096, .def = "4096" },
+	OPTS_SIZE(struct config, o.pkt_size),
+	{ SOCK_ROW(OPT_U32, "tx-pkt-size", 0, o.pkt_size, "N", "--size"),
+	  .min = OPTS_SIZE_MIN, .max = OPTS_SIZE_MAX, .flags = OPTS_HIDDEN },
+	OPTS_COUNT(struct config, o.count,
+		   "exactly N frames (generator's, or txonly's), then stop"),
+	OPTS_DURATION(struct config, duration, "run time (with -n, the limit)"),
+	OPTS_RATE(struct config, o.rate_pps, "generator's rate"),
+	{ SOCK_ROW(OPT_CPU, "app-cpu", 0, o.app_cpu, "N",
+		   "CPU of the application thread"),
+	  .def = "the one the generator and the receive NAPI do not use" },
+	{ SOCK_ROW(OPT_CPU, "gen-cpu", 0, o.gen_cpu, "N",
+		   "CPU of the generator thread") },
+	{ SOCK_ROW(OPT_FUNC, "afpacket", 0, o.afp, "B",
+		   "rxdrop on AF_PACKET instead of AF_XDP: tpacket_v3, tpacket_v2, recvmmsg or auto"),
+	  .set = set_afpacket },
+	SOCK_FLAG("verify", 'V', o.verify,
+		  "check every payload byte (app in rxdrop, the peer's program in txonly and l2fwd)"),
+	SOCK_FLAG("no-cost", 0, o.no_cost, "no NET_RX softirq tracepoints"),
+	SOCK_RING("rx-size", o.port.sock.rx_size, "RX ring size (power of two)"),
+	SOCK_RING("fill-size", o.port.sock.fill_size, "fill ring size (power of two)"),
+	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
+		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),
+	  .min = 1, .max = 60000 },
+	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
+	OPTS_JSON(struct config, json, "print one JSON object at the end"),
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL("xdpsock", "[OPTIONS]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES);
+
+static int ring_size_check(const char *opt, __u32 v)
+{
+	if (!(v & (v - 1)))
+		return 0;
+	fprintf(stderr, "xdpsock: %s: %u is not a power of two\n", opt, v);
+	return -EINVAL;
+}
+
+/* What one option cannot do with another */
+static int check_args(struct config *cfg)
+{
+	struct xskb_opts o = cfg->o;
+	char err[XSK_ERRLEN];
+
+	if (ring_size_check("--rx-size", cfg->o.port.sock.rx_size) ||
+	    ring_size_check("--fill-size", cfg->o.port.sock.fill_size))
+		return -EINVAL;
+	if (cfg->copy && cfg->o.port.mode == XSK_MODE_NATIVE_ZC && cfg->mode_opt[0]) {
+		fprintf(stderr, "xdpsock: --copy conflicts with %s (zero-copy)\n",
 			cfg->mode_opt);
 		return -EINVAL;
 	}
-	if (copy && !cfg->mode_opt[0])
+	if (cfg->copy && !cfg->mode_opt[0])
 		cfg->o.port.mode = XSK_MODE_NATIVE;
-	if (cfg->o.afpacket && cfg->o.kind != XSKB_RXDROP) {
-		fprintf(stderr, "xdpsock: --afpacket runs rxdrop only, not %s\n",
-			xskb_kind_name(cfg->o.kind));
+	o.pkt_size = o.pkt_size ?: 64;
+	if (xskb_check_opts(&o, err)) {
+		fprintf(stderr, "xdpsock: %s\n", err);
 		return -EINVAL;
 	}
 	if (cfg->o.afpacket && cfg->mode_opt[0]) {
@@ -346,11 +225,6 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cfg->o.ifname && cfg->o.rate_pps) {
 		fprintf(stderr, "xdpsock: --rate paces the own pair's generator: not with -i\n");
-		return -EINVAL;
-	}
-	if (cfg->o.ifname && cfg->o.count && cfg->o.kind != XSKB_TXONLY) {
-		fprintf(stderr, "xdpsock: --count of %s needs the own pair's generator: not with -i\n",
-			xskb_kind_name(cfg->o.kind));
 		return -EINVAL;
 	}
 	if (cfg->o.afpacket && (cfg->o.port.sock.rx_size ||
@@ -370,26 +244,16 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		fprintf(stderr, "xdpsock: --busy-poll-us needs -B\n");
 		return -EINVAL;
 	}
-	if (cfg->o.ifname && !if_nametoindex(cfg->o.ifname)) {
-		fprintf(stderr, "xdpsock: --interface: no interface '%s' in this network namespace\n",
-			cfg->o.ifname);
-		return -EINVAL;
-	}
 	if (cfg->o.stall_ms && (cfg->o.kind == XSKB_TXONLY || cfg->o.ifname)) {
 		fprintf(stderr, "xdpsock: --stall-ms holds the app back behind the own pair's generator: not with -t or -i\n");
 		return -EINVAL;
 	}
-	if (!cfg->o.afpacket) {
-		struct xskb_opts o = cfg->o;
-		char err[XSK_ERRLEN];
-
-		o.pkt_size = o.pkt_size ?: 64;
-		if (xskb_check_sizes(&o, o.port.sock.frame_size ?: XSK_DEF_FRAME_SIZE,
-				     o.port.sock.headroom, o.port.sock.multi_buffer,
-				     !o.ifname, err)) {
-			fprintf(stderr, "xdpsock: %s\n", err);
-			return -EINVAL;
-		}
+	if (!o.afpacket &&
+	    xskb_check_sizes(&o, o.port.sock.frame_size ?: XSK_DEF_FRAME_SIZE,
+			     o.port.sock.headroom, o.port.sock.multi_buffer,
+			     !o.ifname, err)) {
+		fprintf(stderr, "xdpsock: %s\n", err);
+		return -EINVAL;
 	}
 	if (cfg->o.app_cpu >= 0 && cfg->o.app_cpu == cfg->o.gen_cpu &&
 	    !cfg->o.ifname)
@@ -864,7 +728,7 @@ int main(int argc, char **argv)
 	__u64 t0;
 	int ret;
 
-	if (parse_args(argc, argv, &cfg))
+	if (opts_parse(&tool, argc, argv, &cfg, NULL) < 0 || check_args(&cfg))
 		return 2;
 	if (geteuid()) {
 		fprintf(stderr, "xdpsock: needs root (AF_XDP, XDP, network namespaces)\n");
@@ -886,16 +750,16 @@ int main(int argc, char **argv)
 		       xskb_kind_name(o->kind), xskb_describe(b), o->pkt_size,
 		       o->batch);
 		if (o->count)
-			printf("%llu frames (at most %u s)\n",
+			printf("%llu frames (at most %g s)\n",
 			       (unsigned long long)o->count, cfg.duration);
 		else
-			printf("%u s\n", cfg.duration);
+			printf("%g s\n", cfg.duration);
 		if (*xskb_fallback(b))
 			printf("  passed by: %s\n", xskb_fallback(b));
 		fflush(stdout);
 	}
 	t0 = mono_ns();
-	ret = xskb_run(b, 0, cfg.duration * 1000000000ULL,
+	ret = xskb_run(b, 0, cfg.duration * 1e9,
 		       cfg.json ? 0 : 1000000000ULL, print_interval, &t0,
 		       &cli_stop, &r, err);
 	if (ret) {

@@ -195,7 +195,7 @@ if [ "${1:-}" = "--inside" ]; then
 		[ "$mode" = poll ] && o=("$ours_poll") t=(-p)
 		for i in $(seq "$runs"); do
 			on_traffic ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" \
-				-r -N -c --app-cpu 1 -d "$secs" "${o[@]}" \
+				--rxdrop -N --copy --app-cpu 1 -d "$secs" "${o[@]}" \
 				>"$tmp/ours" 2>&1
 			ra=$(xdpsock_rx "$tmp/ours")
 			cpu=1 on_traffic chrooted "$dut" "$secs" xdp-bench xsk-drop -C copy \

@@ -40,7 +40,7 @@ FIXTURE_VARIANT(sig) {
 };
 
 FIXTURE_VARIANT_ADD(sig, xdp_rxq_info) {
-	.cmd = "xdp_rxq_info -d 20 -s 1",
+	.cmd = "xdp_rxq_info -d 20 --interval 1",
 	.after = 2.5,
 };
 

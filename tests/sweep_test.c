@@ -235,7 +235,7 @@ TEST(rxdrop_options)
 	static const struct {
 		const char *args, *says;
 	} bad[] = {
-		{ "--rxdrop copy,bogus", "is not copy, zerocopy (zc) or generic" },
+		{ "--rxdrop copy,bogus", "is none of copy, zerocopy (zc), generic" },
 		{ "--rxdrop ''", "empty list" },
 		{ "--rxdrop copy --stacks", "one or the other" },
 		{ "--rxdrop copy --ab", "not with --ab or --threaded" },

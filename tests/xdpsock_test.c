@@ -234,7 +234,7 @@ static void forced_loss(struct __test_metadata *_metadata,
 	char a[256];
 	double t0, wall;
 
-	snprintf(a, sizeof(a), "%s -C 4000 --rate 20000 --stall-ms 600", args);
+	snprintf(a, sizeof(a), "%s -n 4000 --rate 20000 --stall-ms 600", args);
 	t0 = wall_s();
 	ASSERT_EQ(0, xdpsock_json(self, a)) TH_LOG("%s", self->out);
 	wall = wall_s() - t0;
@@ -253,7 +253,7 @@ static void forced_loss(struct __test_metadata *_metadata,
 /* Every frame the generator sent, received, every byte as sent */
 TEST_F(xdpsock, rxdrop_exact)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-r -C 2000 --rate 20000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -n 2000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("rxdrop", str(self, "benchmark"));
 	EXPECT_EQ(N, num(self, "generator.sent"));
@@ -270,7 +270,7 @@ TEST_F(xdpsock, rxdrop_exact)
 /* Poll mode: the same exact count, waiting in poll() between frames */
 TEST_F(xdpsock, rxdrop_poll_exact)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-r -p -C 2000 --rate 20000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p -n 2000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "poll")));
 	EXPECT_EQ(N, num(self, "rx_packets"));
@@ -285,14 +285,14 @@ TEST_F(xdpsock, rxdrop_poll_exact)
 /* Best-effort on veth: native copy, and the output says so and why */
 TEST_F(xdpsock, best_effort_is_native_copy)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-r -C 200 --rate 20000"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("best-effort", str(self, "mode_asked"));
 	EXPECT_STREQ("native", str(self, "mode"));
 	EXPECT_EQ(0, jr_bool(jr_get(self->doc, "zerocopy")));
 	EXPECT_NE(NULL, strstr(str(self, "fallback"),
 			       "native-with-zerocopy: veth0: zero-copy bind refused"));
-	ASSERT_EQ(0, xdpsock(self, "-r -C 200 --rate 20000", false));
+	ASSERT_EQ(0, xdpsock(self, "--rxdrop -n 200 --rate 20000", false));
 	EXPECT_NE(NULL, strstr(self->out, "native mode (XDP attached: driver, XDP_OPTIONS: copy)"))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "passed by"));
@@ -304,7 +304,7 @@ TEST_F(xdpsock, best_effort_is_native_copy)
  */
 TEST_F(xdpsock, txonly_exact)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-t -C 2000 -s 1000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 2000 -s 1000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("peer", str(self, "counted_at"));
 	EXPECT_EQ(N, num(self, "tx_packets"));
@@ -327,7 +327,7 @@ TEST_F(xdpsock, txonly_exact)
 /* l2fwd: N frames back at the peer with the MACs swapped, bytes intact */
 TEST_F(xdpsock, l2fwd_exact_swapped)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-l -C 2000 --rate 20000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "-l -n 2000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(N, num(self, "generator.sent"));
 	EXPECT_EQ(N, num(self, "rx_packets"));
@@ -349,7 +349,7 @@ TEST_F(xdpsock, l2fwd_exact_swapped)
  */
 TEST_F(xdpsock, l2fwd_multi_buffer_9000)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-l -F -s 9000 -C 300 --rate 3000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "-l -F -s 9000 -n 300 --rate 3000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "multi_buffer")));
 	EXPECT_EQ(300, num(self, "rx_packets"));
@@ -371,7 +371,7 @@ TEST_F(xdpsock, l2fwd_multi_buffer_9000)
  */
 TEST_F(xdpsock, l2fwd_generic_unaligned)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-l -S -u -f 3000 -m -b 16 -C 500 --rate 20000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "-l -S -u --frame-size 3000 --no-need-wakeup -b 16 -n 500 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("generic", str(self, "mode"));
 	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "unaligned")));
@@ -387,7 +387,7 @@ TEST_F(xdpsock, l2fwd_generic_unaligned)
 /* Busy polling: counts still exact, the netdev settings reported */
 TEST_F(xdpsock, busy_poll)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "-l -B -C 1000 --rate 20000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "-l -B -n 1000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1000, num(self, "delivered"));
 	EXPECT_EQ(1000, num(self, "peer.payload_ok"));
@@ -405,7 +405,7 @@ TEST_F(xdpsock, placement)
 {
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU");
-	ASSERT_EQ(0, xdpsock_json(self, "-r -C 200 --rate 20000"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1, num(self, "placement.app_cpu_asked"));
 	EXPECT_EQ(1, num(self, "placement.app_cpu"));
@@ -424,7 +424,7 @@ TEST_F(xdpsock, afpacket_rxdrop_exact)
 {
 	double rx, lost;
 
-	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -C 2000 --rate 20000 -V"))
+	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -n 2000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("af_packet", str(self, "socket"));
 	EXPECT_STREQ("tpacket_v3", str(self, "backend"));
@@ -451,7 +451,7 @@ TEST_F(xdpsock, afpacket_rxdrop_exact)
  */
 TEST_F(xdpsock, acct_rxdrop_native_fill_empty)
 {
-	forced_loss(_metadata, self, "-r -N");
+	forced_loss(_metadata, self, "--rxdrop -N");
 	EXPECT_STREQ("native", str(self, "mode"));
 	EXPECT_LT(0, num(self, "accounting.rx.socket_fill_ring_empty"));
 	EXPECT_EQ(1, jr_bool(jr_get(jr_get(jr_get(self->doc, "accounting"), "rx"),
@@ -465,7 +465,7 @@ TEST_F(xdpsock, acct_rxdrop_native_fill_empty)
 /* A 256-entry RX ring under a 2048-entry fill ring: rx_ring_full */
 TEST_F(xdpsock, acct_rxdrop_native_rx_ring_full)
 {
-	forced_loss(_metadata, self, "-r -c --rx-size 256");
+	forced_loss(_metadata, self, "--rxdrop --copy --rx-size 256");
 	EXPECT_LT(0, num(self, "accounting.rx.socket_rx_ring_full"));
 	EXPECT_EQ(num(self, "socket_drops"),
 		  num(self, "xdp_statistics.rx_dropped") +
@@ -477,7 +477,7 @@ TEST_F(xdpsock, acct_rxdrop_native_rx_ring_full)
 /* Generic XDP: veth counts none of the socket's drops */
 TEST_F(xdpsock, acct_rxdrop_generic)
 {
-	forced_loss(_metadata, self, "-r -S --rx-size 512");
+	forced_loss(_metadata, self, "--rxdrop -S --rx-size 512");
 	EXPECT_STREQ("generic", str(self, "mode"));
 	EXPECT_EQ(0, jr_bool(jr_get(jr_get(jr_get(self->doc, "accounting"), "rx"),
 				    "veth_counts_socket_drops")));
@@ -487,7 +487,7 @@ TEST_F(xdpsock, acct_rxdrop_generic)
 /* -V: every frame taken is checked; the losses still add up */
 TEST_F(xdpsock, acct_rxdrop_verify)
 {
-	forced_loss(_metadata, self, "-r -V --rx-size 256");
+	forced_loss(_metadata, self, "--rxdrop -V --rx-size 256");
 	EXPECT_EQ(num(self, "rx_packets") * 64, num(self, "rx_bytes"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
 }
@@ -495,7 +495,7 @@ TEST_F(xdpsock, acct_rxdrop_verify)
 /* need_wakeup off, poll(): the same identity */
 TEST_F(xdpsock, acct_rxdrop_poll_no_need_wakeup)
 {
-	forced_loss(_metadata, self, "-r -m -p --fill-size 1024");
+	forced_loss(_metadata, self, "--rxdrop --no-need-wakeup -p --fill-size 1024");
 	EXPECT_EQ(0, jr_bool(jr_get(self->doc, "need_wakeup")));
 	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "poll")));
 }
@@ -503,7 +503,7 @@ TEST_F(xdpsock, acct_rxdrop_poll_no_need_wakeup)
 /* Busy polling */
 TEST_F(xdpsock, acct_rxdrop_busy_poll)
 {
-	forced_loss(_metadata, self, "-r -B");
+	forced_loss(_metadata, self, "--rxdrop -B");
 	EXPECT_EQ(1, jr_bool(jr_get(self->doc, "busy_poll")));
 }
 
@@ -532,7 +532,7 @@ TEST_F(xdpsock, acct_txonly)
 {
 	const struct jr_value *rx;
 
-	ASSERT_EQ(0, xdpsock_json(self, "-t -C 20000 -m"))
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 20000 --no-need-wakeup"))
 		TH_LOG("%s", self->out);
 	expect_balanced(_metadata, self, 0);
 	EXPECT_EQ(20000, num(self, "accounting.tx.queued"));
@@ -546,7 +546,7 @@ TEST_F(xdpsock, acct_txonly)
  */
 TEST_F(xdpsock, acct_afpacket_forced_loss)
 {
-	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -C 4000 --rate 20000 --stall-ms 600"))
+	ASSERT_EQ(0, xdpsock_json(self, "--afpacket=tpacket_v3 -n 4000 --rate 20000 --stall-ms 600"))
 		TH_LOG("%s", self->out);
 	expect_balanced(_metadata, self, 4000);
 	EXPECT_LT(0, num(self, "socket_drops"));
@@ -557,7 +557,7 @@ TEST_F(xdpsock, acct_afpacket_forced_loss)
 /* The text report says so */
 TEST_F(xdpsock, acct_text_balanced)
 {
-	ASSERT_EQ(0, xdpsock(self, "-r -C 4000 --rate 20000 --stall-ms 600", false))
+	ASSERT_EQ(0, xdpsock(self, "--rxdrop -n 4000 --rate 20000 --stall-ms 600", false))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "accounting rx   4000 sent = "))
 		TH_LOG("%s", self->out);
@@ -581,9 +581,9 @@ TEST_F(xdpsock, acct_text_balanced)
 TEST_F_TIMEOUT(xdpsock, busy_share_paced_low, 300)
 {
 	static const char * const args[] = {
-		"-r -C 40000 --rate 20000",
-		"-l -C 40000 --rate 20000",
-		"--afpacket=tpacket_v3 -C 40000 --rate 20000",
+		"--rxdrop -n 40000 --rate 20000",
+		"-l -n 40000 --rate 20000",
+		"--afpacket=tpacket_v3 -n 40000 --rate 20000",
 	};
 	unsigned int i;
 
@@ -616,8 +616,8 @@ TEST_F_TIMEOUT(xdpsock, busy_share_full_high, 300)
 		const char *args;
 		double min;
 	} cases[] = {
-		{ "-t -C 2000000", 0.8 },
-		{ "-l -C 2000000", 0.3 },
+		{ "-t -n 2000000", 0.8 },
+		{ "-l -n 2000000", 0.3 },
 	};
 	unsigned int i;
 
@@ -636,7 +636,7 @@ TEST_F_TIMEOUT(xdpsock, busy_share_full_high, 300)
 /* The text report's loop line */
 TEST_F_TIMEOUT(xdpsock, busy_share_text, 120)
 {
-	ASSERT_EQ(0, xdpsock(self, "-r -C 2000 --rate 20000", false))
+	ASSERT_EQ(0, xdpsock(self, "--rxdrop -n 2000 --rate 20000", false))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "  loop            busy "))
 		TH_LOG("%s", self->out);
@@ -663,36 +663,38 @@ TEST_F(xdpsock, malformed_options)
 	} cases[] = {
 		{ "-b 0", 2, "--batch: '0' is not a number in 1..2048" },
 		{ "-b 12x", 2, "--batch: '12x'" },
-		{ "-s 20", 2, "--tx-pkt-size: '20'" },
+		{ "-s 20", 2, "--size: '20'" },
 		{ "-d -1", 2, "--duration: '-1'" },
-		{ "-C 0", 2, "--count: '0'" },
+		{ "-n 0", 2, "--count: '0'" },
 		{ "-q 64", 2, "--queue: '64'" },
-		{ "-f 1000", 2, "--frame-size: '1000'" },
+		{ "--frame-size 1000", 2, "--frame-size: '1000'" },
 		{ "--rate abc", 2, "--rate: 'abc'" },
 		{ "--app-cpu 4096", 2, "--app-cpu: '4096'" },
 		{ "--mode=fast", 2, "--mode: 'fast' is none of" },
 		{ "--afpacket=v9", 2, "--afpacket: 'v9' is none of" },
 		{ "-N -S", 2, "-S (generic) conflicts with -N (native)" },
-		{ "-z -c", 2, "-c (copy) conflicts with -z (zero-copy)" },
-		{ "-r -t", 2, "-t: only one of -r, -t, -l" },
+		{ "-z --copy", 2, "--copy conflicts with -z (zero-copy)" },
+		{ "--rxdrop -t", 2, "-t: only one of --rxdrop, -t, -l" },
 		{ "-p -B", 2, "-p (poll) and -B (busy poll) exclude each other" },
 		{ "-t -p", 2, "-p waits for received frames: not with -t" },
-		{ "-t --afpacket=auto", 2, "--afpacket runs rxdrop only, not txonly" },
-		{ "-l --afpacket=auto", 2, "--afpacket runs rxdrop only, not l2fwd" },
+		{ "-t --afpacket=auto", 2, "txonly: AF_PACKET runs rxdrop only" },
+		{ "-l --afpacket=auto", 2, "l2fwd: AF_PACKET runs rxdrop only" },
 		{ "-i lo --rate 100", 2, "--rate paces the own pair's generator" },
-		{ "-i lo -C 10", 2, "--count of rxdrop needs the own pair's generator" },
+		{ "-i lo -n 10", 2, "a count needs the own veth pair's generator (no -i), or txonly" },
 		{ "-i this_name_is_too_long", 2, "'this_name_is_too_long' is not an interface name" },
 		{ "--busy-poll-us 5", 2, "--busy-poll-us needs -B" },
 		{ "--rx-size 100", 2, "--rx-size: 100 is not a power of two" },
 		{ "--fill-size 4", 2, "--fill-size: '4'" },
 		{ "--stall-ms 0", 2, "--stall-ms: '0'" },
 		{ "--afpacket=auto --rx-size 256", 2, "not with --afpacket" },
+		{ "-r", 2, "invalid option -- 'r'" },
+		{ "-C 10", 2, "invalid option -- 'C'" },
 		{ "stray", 2, "unexpected argument 'stray'" },
 		{ "--nosuch", 2, "unrecognized option '--nosuch'" },
 		/* refused with the options, before anything is set up */
 		{ "-i nosuch0 -d 1", 2, "--interface: no interface 'nosuch0' in this network namespace" },
 		{ "-t -s 5000 -d 1", 2, "txonly: 5000-byte packets do not fit one 4096-byte frame" },
-		{ "-r -s 9000 -d 1", 2, "use -F (multi-buffer)" },
+		{ "--rxdrop -s 9000 -d 1", 2, "use -F (multi-buffer)" },
 	};
 	unsigned int i;
 
