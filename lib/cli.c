@@ -192,6 +192,29 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
 	return -EINVAL;
 }
 
+int cli_check_prefix(const char *tool, const char *opt, const char *prefix)
+{
+	char dir[512], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", prefix);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (!*dir)
+		snprintf(dir, sizeof(dir), "/");
+	if (cli_check_out_dir(tool, opt, dir))
+		return -EINVAL;
+	/* the files go into a directory that is there already */
+	if (access(dir, F_OK)) {
+		fprintf(stderr, "%s: %s: '%s' is not a directory we can write to (%s)\n",
+			tool, opt, dir, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * "PID TOOL" of the run that took the lock last, for the waiting message;
  * a script holding it (make check, bench-peers) writes no line, so the

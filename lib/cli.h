@@ -59,6 +59,12 @@ int cli_no_more_args(const char *tool, int argc, char **argv);
 int cli_check_out_dir(const char *tool, const char *opt, const char *dir);
 
 /*
+ * The same for a file name prefix (--profile=PREFIX: PREFIX.folded, ...):
+ * its directory must be there already
+ */
+int cli_check_prefix(const char *tool, const char *opt, const char *prefix);
+
+/*
  * One measuring run at a time: the tools that measure take CLI_LOCK_PATH
  * with flock() for the whole run.  A second run waits for the first (it
  * says so, once, with the first run's tool and pid), or with

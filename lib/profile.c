@@ -115,6 +115,7 @@ struct prof_data {
 	struct smap stacks;	/* folded stack -> samples */
 	struct smap rx_self;	/* leaf symbol -> samples, receive path */
 	struct prof_counts c;
+	bool whole_cpu;		/* prof_data_new_cpu(): every sample is "rx" */
 };
 
 /* /proc/kallsyms' text symbols, by address */
@@ -544,21 +545,23 @@ static int take_sample(struct prof *p, const __u64 *rec, size_t words,
 				frames[i]);
 	ret = smap_add(&d->stacks, fold, 1);
 	d->c.samples++;
-	if (rx && !ret) {
+	if ((rx || d->whole_cpu) && !ret) {
 		d->c.rx_samples++;
 		ret = smap_add(&d->rx_self, frames[0], 1);
 	}
 	return ret;
 }
 
-static int drain(struct prof *p, int cpu, struct prof_data *d, __u64 *taken)
+/* The CPU's ring into each of ds[0..nd) */
+static int drain(struct prof *p, int cpu, struct prof_data **ds, int nd,
+		 __u64 *taken)
 {
 	struct perf_event_mmap_page *m = p->ring[cpu];
 	__u64 head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
 	__u64 tail = m->data_tail;
 	const char *data = (const char *)m + p->page;
 	size_t mask = p->ring_len - 1;
-	int ret = 0;
+	int ret = 0, i;
 
 	while (tail < head && !ret) {
 		const struct perf_event_header *h;
@@ -585,36 +588,53 @@ static int drain(struct prof *p, int cpu, struct prof_data *d, __u64 *taken)
 		h = (const struct perf_event_header *)r;
 		if (h->size < sizeof(*h))
 			break;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			ret = take_sample(p, (const __u64 *)(h + 1),
-					  (h->size - sizeof(*h)) / 8, d);
-			(*taken)++;
-		} else if (h->type == PERF_RECORD_LOST) {
-			d->c.lost += ((const __u64 *)(h + 1))[1];
+		for (i = 0; i < nd && !ret; i++) {
+			if (h->type == PERF_RECORD_SAMPLE)
+				ret = take_sample(p, (const __u64 *)(h + 1),
+						  (h->size - sizeof(*h)) / 8,
+						  ds[i]);
+			else if (h->type == PERF_RECORD_LOST)
+				ds[i]->c.lost += ((const __u64 *)(h + 1))[1];
 		}
+		if (h->type == PERF_RECORD_SAMPLE)
+			(*taken)++;
 		tail += h->size;
 	}
 	__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
 	return ret;
 }
 
-int prof_collect(struct prof *p, int cpu, struct prof_data *d)
+int prof_collect_cpus(struct prof *p, int n, const int *cpus,
+		      struct prof_data **ds)
 {
+	struct prof_data *mine[PROF_MAX_COLLECT];
 	__u64 taken = 0;
-	int c, ret;
+	int c, i, k, ret;
 
+	if (n < 1 || n > PROF_MAX_COLLECT)
+		return -EINVAL;
 	ret = ksyms_load(p);
 	for (c = 0; c < p->ncpus; c++) {
 		if (p->fd[c] < 0)
 			continue;
-		if (c == cpu && !ret)
-			ret = drain(p, c, d, &taken);
+		for (i = 0, k = 0; i < n; i++)
+			if (cpus[i] == c)
+				mine[k++] = ds[i];
+		if (k && !ret)
+			ret = drain(p, c, mine, k, &taken);
 		else
 			ring_drop(p, c);
 	}
-	d->c.windows++;
-	d->c.cpu = cpu;
+	for (i = 0; i < n; i++) {
+		ds[i]->c.windows++;
+		ds[i]->c.cpu = cpus[i];
+	}
 	return ret ? ret : (int)taken;
+}
+
+int prof_collect(struct prof *p, int cpu, struct prof_data *d)
+{
+	return prof_collect_cpus(p, 1, &cpu, &d);
 }
 
 struct prof_data *prof_data_new(void)
@@ -623,6 +643,15 @@ struct prof_data *prof_data_new(void)
 
 	if (d)
 		d->c.cpu = -1;
+	return d;
+}
+
+struct prof_data *prof_data_new_cpu(void)
+{
+	struct prof_data *d = prof_data_new();
+
+	if (d)
+		d->whole_cpu = true;
 	return d;
 }
 
@@ -706,18 +735,27 @@ void prof_print(FILE *f, const struct prof *p, const struct prof_data *d,
 	const struct prof_counts *c = &d->c;
 	int i, n = prof_data_top(d, top, PROF_TOP);
 
-	fprintf(f, "%s at %u Hz on CPU %d, %llu window%s: %llu samples, %llu (%.1f%%) in the receive path\n",
-		prof_event(p), p->freq, c->cpu,
-		(unsigned long long)c->windows, c->windows == 1 ? "" : "s",
-		(unsigned long long)c->samples,
-		(unsigned long long)c->rx_samples,
-		c->samples ? 100.0 * c->rx_samples / c->samples : 0);
+	if (d->whole_cpu)
+		fprintf(f, "%s at %u Hz on CPU %d, %llu window%s: %llu samples, all of the CPU's counted\n",
+			prof_event(p), p->freq, c->cpu,
+			(unsigned long long)c->windows,
+			c->windows == 1 ? "" : "s",
+			(unsigned long long)c->samples);
+	else
+		fprintf(f, "%s at %u Hz on CPU %d, %llu window%s: %llu samples, %llu (%.1f%%) in the receive path\n",
+			prof_event(p), p->freq, c->cpu,
+			(unsigned long long)c->windows,
+			c->windows == 1 ? "" : "s",
+			(unsigned long long)c->samples,
+			(unsigned long long)c->rx_samples,
+			c->samples ? 100.0 * c->rx_samples / c->samples : 0);
 	if (c->lost)
 		fprintf(f, "%sWARNING: %llu samples lost (the ring was full)\n",
 			indent, (unsigned long long)c->lost);
 	if (prof_note(p))
 		fprintf(f, "%snote: %s\n", indent, prof_note(p));
 	fprintf(f, "%s%7s %9s  %s\n", indent, "share", "ns/pkt",
+		d->whole_cpu ? "symbol (self, all samples)" :
 		"symbol (self, in the receive path)");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s%6.1f%% ", indent, 100 * top[i].share);
@@ -728,18 +766,28 @@ void prof_print(FILE *f, const struct prof *p, const struct prof_data *d,
 		fprintf(f, "  %s\n", top[i].name);
 	}
 	if (!n)
-		fprintf(f, "%s(no samples in the receive path)\n", indent);
+		fprintf(f, "%s(no samples%s)\n", indent,
+			d->whole_cpu ? "" : " in the receive path");
 }
 
 void prof_json(struct json *j, const struct prof *p,
 	       const struct prof_data *d, double ns_per_pkt,
 	       const char *folded, const char *svg)
 {
+	prof_json_key(j, "profile", p, d, ns_per_pkt, folded, svg);
+}
+
+void prof_json_key(struct json *j, const char *key, const struct prof *p,
+		   const struct prof_data *d, double ns_per_pkt,
+		   const char *folded, const char *svg)
+{
 	struct prof_sym top[PROF_TOP];
 	int i, n = prof_data_top(d, top, PROF_TOP);
 
-	json_key(j, "profile");
+	json_key(j, key);
 	json_begin_object(j);
+	if (d->whole_cpu)
+		json_kv_string(j, "scope", "cpu");
 	json_kv_string(j, "event", prof_event(p));
 	json_kv_u64(j, "frequency_hz", p->freq);
 	json_kv_s64(j, "cpu", d->c.cpu);

@@ -24,6 +24,7 @@
 #include "ethtool_stats.h"
 #include "measure.h"
 #include "softirq_cost.h"
+#include "profile.h"
 #include "trafficgen.h"
 #include "xsk_env.h"
 #include "xsk_pkt.h"
@@ -862,6 +863,8 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	w->afp_syscalls = b->afp ? afp_rx_syscalls(b->afp) : 0;
 	b->rx_bad = 0;
 	b->rx_bytes = 0;
+	if (b->o.prof)
+		prof_enable(b->o.prof);
 }
 
 /* Every loss counter at the end of a run, read together */
@@ -1147,6 +1150,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	}
 	if (pending)
 		loop_account(&lp, busy, tsc_read() - tsc_prev);
+	if (b->o.prof)
+		prof_disable(b->o.prof);
 	own_cpu_ns(tid, &cpu1);
 	if (counted && moved) {
 		last_t = idle_since;

@@ -63,6 +63,12 @@ struct xskb_opts {
 	bool no_cost;		/* no NET_RX softirq tracepoints */
 	__u32 stall_ms;		/* the app starts this long after the
 				 * generator: its rings overflow (tests) */
+	/*
+	 * Sample the CPUs in the measured window (lib/profile.h): enabled
+	 * where the window opens, disabled when the loop ends; the caller
+	 * then collects with prof_collect_cpus()
+	 */
+	struct prof *prof;
 };
 
 /* Cumulative counts at one instant, for the per-interval lines */

@@ -244,26 +244,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_no_more_args("xdp_rxq_info", argc, argv))
 		return -EINVAL;
-	if (cfg->profile) {
-		char dir[512], *slash;
-
-		snprintf(dir, sizeof(dir), "%s", cfg->profile);
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (!*dir)
-			snprintf(dir, sizeof(dir), "/");
-		if (cli_check_out_dir("xdp_rxq_info", "--profile", dir))
-			return -EINVAL;
-		/* the files go into a directory that is there already */
-		if (access(dir, F_OK)) {
-			fprintf(stderr, "xdp_rxq_info: --profile: '%s' is not a directory we can write to (%s)\n",
-				dir, strerror(errno));
-			return -EINVAL;
-		}
-	}
+	if (cfg->profile &&
+	    cli_check_prefix("xdp_rxq_info", "--profile", cfg->profile))
+		return -EINVAL;
 	if (cfg->o.ifname && (cfg->o.pkt_size || cfg->o.flows ||
 			      cfg->o.rate_pps || cfg->o.count || cfg->o.mtu ||
 			      cfg->o.threaded_napi)) {
