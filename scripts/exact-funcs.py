@@ -298,6 +298,11 @@ def deltas(pa, pb):
             d, sum(t[1] for t in d))
 
 
+def moved(t):
+    """beyond the spread of its runs in A and B (and a rounding floor)"""
+    return abs(t[1]) > max(t[2], 0.005)
+
+
 def cmd_ab(a):
     da, db = load(a.a), load(a.b)
     pb = {label(db, p): p for p in db.get("points", []) if "functions" in p}
@@ -308,11 +313,19 @@ def cmd_ab(a):
             continue
         n += 1
         tot, spread, d, s = deltas(p, q)
-        moved = [t for t in d if abs(t[1]) > max(t[2], 0.005)][:a.top]
-        parts = ", ".join("%s %+.2f" % (t[0], t[1]) for t in moved) or "no function beyond its spread"
+        mv = [t for t in d if moved(t)]
+        parts = ", ".join("%s %+.2f" % (t[0], t[1]) for t in mv[:a.top]) or \
+            "no function beyond its spread"
         print("%s: %+.2f insns/pkt in the window (spread %.2f): %s" % (label(da, p), tot, spread, parts))
-        print("  (all %d functions sum to %+.2f; %d moved beyond their spread)" %
-              (len(d), s, sum(1 for t in d if abs(t[1]) > max(t[2], 0.005))))
+        sa = {x["symbol"]: x["insns_per_pkt"] for x in p["functions"]["symbols"]}
+        sb = {x["symbol"]: x["insns_per_pkt"] for x in q["functions"]["symbols"]}
+        if mv:
+            print("    %11s %11s %9s %7s  %s" % ("A insns/pkt", "B insns/pkt", "delta", "spread", "function"))
+        for t in mv[:a.top]:
+            print("    %11.2f %11.2f %+9.2f %7.2f  %s" % (sa.get(t[0], 0), sb.get(t[0], 0), t[1], t[2], t[0]))
+        rest = sum(t[1] for t in d) - sum(t[1] for t in mv[:a.top])
+        print("    the other %d functions %+.2f; all %d sum to %+.2f = the window's delta %+.2f" %
+              (len(d) - len(mv[:a.top]), rest, len(d), s, tot))
     if not n:
         raise Error("%s and %s have no point with per-function counts in common" % (a.a, a.b))
 
@@ -331,7 +344,7 @@ def main():
     s.add_argument("--top", type=int, default=10)
     s.add_argument("sweep", nargs="+")
     b = sub.add_parser("ab")
-    b.add_argument("--top", type=int, default=5)
+    b.add_argument("--top", type=int, default=8)
     b.add_argument("a")
     b.add_argument("b")
     a = ap.parse_args()
