@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -144,6 +145,7 @@ struct prof {
 		char name[64];
 	} comm[COMM_SLOTS];
 	char *rec;		/* one record, when it wraps */
+	__u64 until_ns;		/* samples after it are dropped; 0: none */
 };
 
 static int sysctl_read(const char *path)
@@ -314,8 +316,11 @@ static void attr_init(struct perf_event_attr *a, bool hw, unsigned int freq)
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
 		a->sample_period = 1000000000ULL / freq;	/* ns */
 	}
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_CALLCHAIN;
+	/* the tools' clock (mono_ns()): prof_collect_until() */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC_RAW;
 	a->disabled = 1;
 	a->exclude_callchain_user = 1;
 	a->exclude_hv = 1;
@@ -506,20 +511,22 @@ static bool in_rx_path(const char *sym)
 	       !strcmp(sym, "napi_threaded_poll_loop");
 }
 
-/* One PERF_RECORD_SAMPLE: ip, pid/tid, nr, ips[nr] */
+/* One PERF_RECORD_SAMPLE: ip, pid/tid, time, nr, ips[nr] */
 static int take_sample(struct prof *p, const __u64 *rec, size_t words,
 		       struct prof_data *d)
 {
 	const char *frames[MAX_FRAMES];
 	char fold[FOLD_LEN], comm[64];
-	const __u64 *ips = rec + 3;
-	__u64 ip = rec[0], nr = rec[2];
+	const __u64 *ips = rec + 4;
+	__u64 ip = rec[0], nr = rec[3];
 	__u32 pid = rec[1] & 0xffffffff;
 	bool rx = false, user = false;
 	size_t n = 0, len, i;
 	int ret;
 
-	if (words < 3 || nr > words - 3)
+	if (words < 4 || nr > words - 4)
+		return 0;
+	if (p->until_ns && rec[2] > p->until_ns)
 		return 0;
 	for (i = 0; i < nr && n < MAX_FRAMES - 1; i++) {
 		if (ips[i] >= PERF_CONTEXT_MAX) {
@@ -635,6 +642,11 @@ int prof_collect_cpus(struct prof *p, int n, const int *cpus,
 int prof_collect(struct prof *p, int cpu, struct prof_data *d)
 {
 	return prof_collect_cpus(p, 1, &cpu, &d);
+}
+
+void prof_collect_until(struct prof *p, __u64 mono_ns)
+{
+	p->until_ns = mono_ns;
 }
 
 struct prof_data *prof_data_new(void)

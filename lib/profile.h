@@ -70,6 +70,14 @@ int prof_collect(struct prof *p, int cpu, struct prof_data *d);
 int prof_collect_cpus(struct prof *p, int n, const int *cpus,
 		      struct prof_data **ds);
 
+/*
+ * Leave out of the next collections the samples taken after mono_ns
+ * (mono_ns(), CLOCK_MONOTONIC_RAW): a window whose end is known only
+ * afterwards (xdpsock's counted runs end with the last frame that moved,
+ * not with the wait for late ones after it).  0: keep them all.
+ */
+void prof_collect_until(struct prof *p, __u64 mono_ns);
+
 struct prof_data *prof_data_new(void);
 /*
  * A prof_data whose top counts all of its CPU's samples, not only the

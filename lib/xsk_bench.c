@@ -24,6 +24,7 @@
 #include "ethtool_stats.h"
 #include "measure.h"
 #include "softirq_cost.h"
+#include "icount_window.h"
 #include "profile.h"
 #include "trafficgen.h"
 #include "xsk_env.h"
@@ -50,6 +51,7 @@
 
 struct xsk_bench {
 	struct xskb_opts o;
+	__u64 window;		/* the run's, icount_window.h */
 	struct xsk_env *env;
 	struct xsk_port *port;
 	struct xsk_socket *xs;
@@ -865,6 +867,8 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	b->rx_bytes = 0;
 	if (b->o.prof)
 		prof_enable(b->o.prof);
+	/* the warm-up's end opens it again: the plugin starts over */
+	b->window = icount_window_start();
 }
 
 /* Every loss counter at the end of a run, read together */
@@ -1150,6 +1154,8 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	}
 	if (pending)
 		loop_account(&lp, busy, tsc_read() - tsc_prev);
+	icount_window_stop(b->window);
+	r->window = b->window;
 	if (b->o.prof)
 		prof_disable(b->o.prof);
 	own_cpu_ns(tid, &cpu1);
@@ -1199,6 +1205,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	 */
 	if (counted) {
 		cur.t_ns = last_t;
+		r->window_end_ns = last_t;
 		r->app_cpu_ns = last_cpu - w.cpu_clock;
 	} else {
 		r->app_cpu_ns = cpu1 - w.cpu;

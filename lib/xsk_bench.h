@@ -152,6 +152,9 @@ struct xskb_loop {
 };
 
 struct xskb_result {
+	__u64 window;		/* the window's id, icount_window.h */
+	__u64 window_end_ns;	/* counted runs: mono_ns() of the last frame
+				 * that moved; else 0 (the loop's end) */
 	__u64 duration_ns;	/* the window: counted runs, from its start
 				 * to the last frame that moved (not the
 				 * wait for late ones after it) */

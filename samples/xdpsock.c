@@ -638,6 +638,8 @@ static void profile_collect(const struct config *cfg,
 	/* no NET_RX seen (--no-cost, txonly): the app's CPU only */
 	if (cpus[PROF_NAPI] < 0)
 		n = 1;
+	/* a counted run's window ends with its last frame, not the wait after */
+	prof_collect_until(prof_out.prof, r->window_end_ns);
 	ret = prof_collect_cpus(prof_out.prof, n, cpus, prof_out.data);
 	if (ret < 0)
 		fprintf(stderr, "xdpsock: --profile: reading the samples: %s\n",
