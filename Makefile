@@ -218,7 +218,8 @@ $(PLUGIN_API)/qemu/qemu-plugin.h: | kernel-deps
 $(BUILD)/plugin/%.so: plugin/%.c $(PLUGIN_API)/qemu/qemu-plugin.h
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
-	@$(CC) $(PLUGIN_CFLAGS) $< -o $@ $(or $(shell pkg-config --libs glib-2.0 2>/dev/null),-lglib-2.0)
+	@$(CC) $(PLUGIN_CFLAGS) $< -o $@.tmp $(or $(shell pkg-config --libs glib-2.0 2>/dev/null),-lglib-2.0)
+	@mv $@.tmp $@	# a new file: a running QEMU keeps the one it loaded
 
 # Each kernel patch shown necessary: its tests (scripts/series-prove.map)
 # fail on the tree before it and pass with it; a "no-change" patch gets

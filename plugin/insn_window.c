@@ -24,11 +24,16 @@
  *                                        user mode)
  *   E ID
  *
- * With cache=on every instruction fetch and data access also goes through
- * a set-associative LRU model (32 KiB, 8 ways, 64 B lines, L1d and L1i
- * each, indexed by virtual address), and the misses in the window are
- * charged to the instruction's slot.  Modelled, not measured: it has no
- * prefetcher, no L2 and no other CPU.
+ * With cache=on every instruction fetch and data access in a window also
+ * goes through a set-associative LRU model (32 KiB, 8 ways, 64 B lines,
+ * L1d and L1i each, indexed by virtual address), and its misses are
+ * charged to the instruction's slot.  A callback on every instruction and
+ * access would make the whole boot crawl, so they are only in the code
+ * translated while a window is open: each mark resets the plugin
+ * (qemu_plugin_reset(): the translations are flushed and made again with
+ * or without them).  The model's lines are those of the last window when
+ * the next one opens.  Modelled, not measured: it has no prefetcher, no
+ * L2 and no other CPU.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -61,8 +66,10 @@ struct l1 {
 };
 
 static struct {
+	qemu_plugin_id_t id_self;
 	FILE *out;
 	bool cache;
+	bool cache_live;	/* translations made now carry the model */
 	struct qemu_plugin_scoreboard *counts;	/* MAX_SLOTS u64 per vCPU */
 	GHashTable *slot_of;			/* kernel PC -> slot */
 	uint64_t *pc;				/* slot -> PC */
@@ -206,6 +213,22 @@ static uint64_t read_rax(void)
 	return v;
 }
 
+static void install(qemu_plugin_id_t id);
+
+static void on_reset(qemu_plugin_id_t id)
+{
+	install(id);
+}
+
+/* cache=on: translate again, with the model's callbacks or without */
+static void cache_switch(bool on)
+{
+	if (!w.cache || w.cache_live == on)
+		return;
+	w.cache_live = on;
+	qemu_plugin_reset(w.id_self, on_reset);
+}
+
 static void window_start(unsigned int vcpu, void *udata)
 {
 	unsigned int s;
@@ -222,6 +245,7 @@ static void window_start(unsigned int vcpu, void *udata)
 	w.acc0_i = w.l1i.accesses;
 	w.active = true;
 	g_mutex_unlock(&w.lock);
+	cache_switch(true);
 }
 
 static void window_stop(unsigned int vcpu, void *udata)
@@ -237,6 +261,7 @@ static void window_stop(unsigned int vcpu, void *udata)
 		fflush(w.out);
 		w.active = false;
 		g_mutex_unlock(&w.lock);
+		cache_switch(false);
 		return;
 	}
 	w.active = false;
@@ -259,6 +284,7 @@ static void window_stop(unsigned int vcpu, void *udata)
 	fprintf(w.out, "E %" PRIu64 "\n", id);
 	fflush(w.out);
 	g_mutex_unlock(&w.lock);
+	cache_switch(false);
 }
 
 static bool insn_is(struct qemu_plugin_insn *insn, const uint8_t *pat,
@@ -297,7 +323,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn,
 					window_stop, QEMU_PLUGIN_CB_R_REGS, NULL);
 		}
-		if (!w.cache)
+		if (!w.cache_live)
 			continue;
 		size = qemu_plugin_insn_size(insn) & 15;
 		u = (void *)(uintptr_t)(pc >= KERNEL_HALF ?
@@ -335,6 +361,13 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *p)
 	fprintf(w.out, "# slots %u overflow %" PRIu64 "\n", w.nslots,
 		w.overflow);
 	fclose(w.out);
+}
+
+/* The callbacks; again after each qemu_plugin_reset() */
+static void install(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -386,8 +419,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		w.cache ? "on" : "off", L1_SETS * L1_WAYS << L1_LINE_SHIFT,
 		L1_WAYS, 1u << L1_LINE_SHIFT);
 	fflush(w.out);
+	w.id_self = id;
 	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
-	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
-	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	install(id);
 	return 0;
 }

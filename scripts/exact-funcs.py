@@ -191,11 +191,20 @@ def point_functions(runs, cache):
 
 
 def label(doc, p):
-    """As xdp_compare names a point: "XDP_DROP igb native 64B 1 flow" """
+    """As xdp_compare names a point: "XDP_DROP igb native 64B 1 flow",
+    "AF_XDP rxdrop igb native-with-zerocopy 64B" """
     drv = doc.get("options", {}).get("driver")
-    return "%s%s %s %dB %d flow%s" % (p["action"], "" if drv in (None, "veth") else " " + drv,
-                                      p["mode"], p["size"], p["flows"],
+    drv = "" if drv in (None, "veth") else " " + drv
+    if "stack" in p:
+        st = p["stack"] if p["stack"] == "recvmmsg" else p["stack"].upper()
+        return "%s rxdrop%s %s %dB" % (st, drv, p["mode"], p["size"])
+    return "%s%s %s %dB %d flow%s" % (p["action"], drv, p["mode"], p["size"], p["flows"],
                                       "" if p["flows"] == 1 else "s")
+
+
+def rows(doc):
+    """The matrix's points, then the receive-stack rows (AF_XDP rxdrop)"""
+    return doc.get("points", []) + doc.get("stacks", [])
 
 
 def load(path):
@@ -217,11 +226,12 @@ def cmd_fold(a):
         doc = load(path)
         if doc.get("options", {}).get("cost_unit") != "insns":
             raise Error("%s: not an --icount sweep" % path)
-        for p in doc.get("points", []):
+        for p in rows(doc):
             runs = []
-            for r in p.get("runs", []):
-                if not r.get("ok"):
-                    continue
+            ok = [r for r in p.get("runs", []) if r.get("ok")]
+            if "stack" in p and not any("window" in r for r in ok):
+                continue    # an xdp_sweep whose receive-stack rows have no windows
+            for r in ok:
                 if "window" not in r:
                     raise Error("%s: %s: a run has no window id (xdp_sweep without icount windows)" % (path, label(doc, p)))
                 w = wins.get(r["window"])
@@ -248,7 +258,7 @@ def cmd_fold(a):
 
 
 def show(path, doc, top):
-    pts = [p for p in doc.get("points", []) if "functions" in p]
+    pts = [p for p in rows(doc) if "functions" in p]
     if not pts:
         return
     print("%s: per function, guest instructions per packet in the run's window" % os.path.basename(path))
@@ -305,9 +315,9 @@ def moved(t):
 
 def cmd_ab(a):
     da, db = load(a.a), load(a.b)
-    pb = {label(db, p): p for p in db.get("points", []) if "functions" in p}
+    pb = {label(db, p): p for p in rows(db) if "functions" in p}
     n = 0
-    for p in da.get("points", []):
+    for p in rows(da):
         q = pb.get(label(da, p))
         if "functions" not in p or q is None:
             continue

@@ -39,6 +39,16 @@
 #    per frame 3.54 to 3.07 on XDP_TX).  Paced igb AF_XDP in copy mode is
 #    shown for N = 10 too: with the series' second version it came out
 #    +148.90 for +100.03, softirqs per frame unchanged (cause not found).
+# 3. per function (a third boot with the QEMU plugin, scripts/exact-cost.sh
+#    --funcs; veth pair, XDP_DROP and XDP_TX): in every point the
+#    functions' instructions per packet add up to the window's count, and
+#    the JSON validates (Documentation/sweep.schema.json); one unit's cost
+#    in the program's own symbol is counted from 1000 units (set fcal); N =
+#    10 and 100 more units must land in the program's symbol
+#    (bpf_prog_xdp_action) within 1 insn/pkt of +N*u, and every other
+#    function must move by no more than the spread (max - min) of its runs
+#    in A plus that in B, with a floor of --func-floor insns/pkt (default
+#    0.05: a function whose runs all agree still moves by rounding).
 #
 # Prints the A/B reports and one line per check; ends with "N passed,
 # N failed".  Exit status 0 when every check passed.
@@ -50,6 +60,7 @@ out="$top/build/kernel-ab-test"
 tolerance=0.5
 same_tolerance=0.5
 xsk_tolerance=0.5
+func_floor=0.05
 
 die() { echo "kernel-ab-test: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -61,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	--same-tolerance) same_tolerance=${2:?--same-tolerance needs a percentage}; shift 2 ;;
 	--xsk-tolerance) xsk_tolerance=${2:?--xsk-tolerance needs a percentage}; shift 2 ;;
+	--func-floor) func_floor=${2:?--func-floor needs insns per packet}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -69,6 +81,7 @@ done
 case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
 case "$same_tolerance" in ''|*[!0-9.]*) die "--same-tolerance '$same_tolerance' is not a percentage" ;; esac
 case "$xsk_tolerance" in ''|*[!0-9.]*) die "--xsk-tolerance '$xsk_tolerance' is not a percentage" ;; esac
+case "$func_floor" in ''|*[!0-9.]*) die "--func-floor '$func_floor' is not a number of insns" ;; esac
 compare="$top/build/bin/xdp_compare"
 [ -x "$compare" ] || die "$compare missing (make)"
 
@@ -100,6 +113,12 @@ xsk="EXACT_PAIRS=veth EXACT_ACTIONS=XDP_DROP EXACT_COUNT=5000"
 "$top/scripts/exact-cost.sh" --kernel "$kernel" --out "$out/boot2" \
 	"a EXACT_PAIRS=veth EXACT_RXDROP=0 --spin 1" \
 	"a $paced --spin 1 --repeat 3" "x $xsk --spin 1 --repeat 3"
+# per function: the plugin's boot
+fn="EXACT_PAIRS=veth EXACT_RXDROP=0 EXACT_ACTIONS=XDP_DROP,XDP_TX"
+"$top/scripts/exact-cost.sh" --funcs --kernel "$kernel" --out "$out/funcs" \
+	"fa $fn --spin 1 --repeat 3" "fk10 $fn --spin 11 --repeat 3" \
+	"fk100 $fn --spin 101 --repeat 3" \
+	"fcal $fn EXACT_ACTIONS=XDP_DROP --spin 1001 --repeat 3" > "$out/funcs.txt"
 
 pass=0 fail=0
 check() {	# ok|fail|info WHAT
@@ -225,6 +244,70 @@ for n in (1, 10, 100):
 PY
 )
 done
+# per function: the sums, the schema, an injected cost in the program
+for n in 10 100; do
+	echo
+	echo "== per function: $n spin unit(s) more per frame (veth) =="
+	"$top/scripts/exact-funcs.py" ab "$out/funcs/fa-veth.json" \
+		"$out/funcs/fk$n-veth.json" | tee "$out/funcs-k$n.txt"
+done
+while read -r verdict what; do
+	check "$verdict" "$what"
+done < <(python3 - "$out/funcs" "$func_floor" "$top/Documentation/sweep.schema.json" <<'PY'
+import json, sys, jsonschema
+d, floor = sys.argv[1], float(sys.argv[2])
+schema = json.load(open(sys.argv[3]))
+PROG = "bpf_prog_xdp_action"
+
+def load(name):
+    return json.load(open("%s/%s-veth.json" % (d, name)))
+
+def syms(p):
+    return {s["symbol"]: s for s in p["functions"]["symbols"]}
+
+docs = {n: load(n) for n in ("fa", "fk10", "fk100", "fcal")}
+for n, doc in docs.items():
+    try:
+        jsonschema.validate(doc, schema)
+        print("ok", "per function: %s-veth.json validates" % n)
+    except jsonschema.ValidationError as e:
+        print("fail", "per function: %s-veth.json: %s" % (n, e.message))
+    for p in doc["points"]:
+        f = p["functions"]
+        tot = f["window_insns_per_pkt"]["mean"]
+        got = sum(s["insns_per_pkt"] for s in f["symbols"])
+        print("ok" if abs(got - tot) <= 1e-9 * tot else "fail",
+              "per function: %s %s: the %d functions sum to %.4f, the window's count %.4f insns/pkt"
+              % (n, p["action"], len(f["symbols"]), got, tot))
+pt = {n: {p["action"]: p for p in doc["points"]} for n, doc in docs.items()}
+cal, a0 = syms(pt["fcal"]["XDP_DROP"]), syms(pt["fa"]["XDP_DROP"])
+u = (cal[PROG]["insns_per_pkt"] - a0[PROG]["insns_per_pkt"]) / 1000
+zero = {"insns_per_pkt": 0, "min": 0, "max": 0}
+for n in (10, 100):
+    for act in ("XDP_DROP", "XDP_TX"):
+        a, b = syms(pt["fa"][act]), syms(pt["fk%d" % n][act])
+        got = b[PROG]["insns_per_pkt"] - a[PROG]["insns_per_pkt"]
+        print("ok" if abs(got - n * u) <= 1 else "fail",
+              "per function: %s +%d unit(s): %s %+.2f insns/pkt, expected %+.2f within 1 (u = %.4f)"
+              % (act, n, PROG, got, n * u, u))
+        worst, bad = None, []
+        for s in set(a) | set(b):
+            if s == PROG:
+                continue
+            x, y = a.get(s, zero), b.get(s, zero)
+            dl = y["insns_per_pkt"] - x["insns_per_pkt"]
+            room = max(floor, (x["max"] - x["min"]) + (y["max"] - y["min"]))
+            if worst is None or abs(dl) - room > worst[1]:
+                worst = (s, abs(dl) - room, dl, room)
+            if abs(dl) > room:
+                bad.append("%s %+.2f (allowed +-%.2f)" % (s, dl, room))
+        print("fail" if bad else "ok",
+              "per function: %s +%d unit(s): the other %d functions within their spread%s"
+              % (act, n, len(set(a) | set(b)) - 1,
+                 ": " + ", ".join(sorted(bad)[:8]) if bad else
+                 " (nearest its limit: %s %+.2f, allowed +-%.2f)" % (worst[0], worst[2], worst[3])))
+PY
+)
 echo
 echo "kernel-ab-test: $(( $(date +%s) - start )) s"
 echo "$pass passed, $fail failed"
