@@ -142,5 +142,9 @@ rm -f "$out"/a-*.json "$out"/b-*.json
 		"$top/scripts/exact-funcs.py" ab "$out/a/a-$pair.json" "$out/b/b-$pair.json" ||
 			die "comparing the $pair per-function counts failed"
 	done
+	if [ ${#funcs[@]} -gt 0 ]; then
+		echo
+		echo "Each point's top functions: $out/a-functions.txt (A), $out/b-functions.txt (B)"
+	fi
 } | tee "$out/report.txt"
 echo "kernel-ab: builds $(( built - start )) s, exact-cost runs $(( $(date +%s) - built )) s; report in $out/report.txt" >&2
