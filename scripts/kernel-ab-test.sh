@@ -52,9 +52,11 @@
 #    function must move by no more than the spread (max - min) of its runs
 #    in A plus that in B, with a floor of --func-floor insns/pkt (default
 #    0.1).  Left out of that, and shown: the per-CPU allocator (pcpu_*,
-#    _find_next_zero_bit), which the generator's BPF_PROG_RUN calls to set
-#    up its page pool and whose cost follows the allocator's state, not
-#    the program (-6.24 insns/pkt at N = 10, -4.88 at N = 100, 2026-12-01);
+#    _find_next_zero_bit), which the generator's set-up in the window
+#    calls (it loads its BPF program for each run: bpf_prog_alloc()'s
+#    per-CPU stats; the verifier is in the window too) and whose cost
+#    follows the allocator's state, not the program (-6.24 insns/pkt at
+#    N = 10, -4.88 at N = 100, 2026-12-01);
 #    and N = 100's other functions, shown: a dearer program changes the
 #    page pool's recycling on XDP_TX at full speed (up to +1.22 insns/pkt
 #    in xdp_test_run_init_page) and the scheduler's timing (+0.11).
@@ -268,7 +270,7 @@ import json, re, sys, jsonschema
 d, floor = sys.argv[1], float(sys.argv[2])
 schema = json.load(open(sys.argv[3]))
 PROG = "bpf_prog_xdp_action"
-# the per-CPU allocator: the generator's page pool set-up per BPF_PROG_RUN
+# the per-CPU allocator: the generator's program load in the window
 ALLOC = re.compile(r"^(pcpu_|_find_next_zero_bit$)")
 
 def load(name):
