@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 
 #include "icount_window.h"
 
 static __u32 windows;
+static volatile __u64 open_window;	/* 0: none */
 
 __u64 icount_window_start(void)
 {
@@ -19,23 +21,55 @@ __u64 icount_window_start(void)
 	/* xchg %rcx,%rcx */
 	asm volatile(".byte 0x48, 0x87, 0xc9" : : "a"(id) : "memory");
 #endif
+	open_window = id;
 	return id;
 }
 
-/* The lines of /proc/kallsyms whose module is [bpf], into DIR/bpf-ID.syms */
-static void write_bpf_syms(const char *dir, __u64 id)
+static FILE *syms_file(__u64 id)
 {
-	char path[4096], line[512];
-	FILE *in, *out;
+	const char *dir = getenv("XDP_COST_WINDOW_DIR");
+	char path[4096];
 
+	if (!dir || !*dir || !id)
+		return NULL;
 	snprintf(path, sizeof(path), "%s/bpf-%llu.syms", dir,
 		 (unsigned long long)id);
-	in = fopen("/proc/kallsyms", "r");
-	if (!in)
+	return fopen(path, "a");
+}
+
+void icount_window_note_prog(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), i;
+	__u64 addr = 0;
+	FILE *f;
+
+	f = syms_file(open_window);
+	if (!f)
 		return;
-	out = fopen(path, "w");
-	if (!out) {
-		fclose(in);
+	info.nr_jited_ksyms = 1;
+	info.jited_ksyms = (__u64)(unsigned long)&addr;
+	if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) && addr) {
+		fprintf(f, "%016llx t bpf_prog_", (unsigned long long)addr);
+		for (i = 0; i < BPF_TAG_SIZE; i++)
+			fprintf(f, "%02x", info.tag[i]);
+		fprintf(f, "_%s\t[bpf]\n", info.name);
+	}
+	fclose(f);
+}
+
+/* The lines of /proc/kallsyms whose module is [bpf], onto DIR/bpf-ID.syms */
+static void write_bpf_syms(__u64 id)
+{
+	char line[512];
+	FILE *in, *out;
+
+	out = syms_file(id);
+	if (!out)
+		return;
+	in = fopen("/proc/kallsyms", "r");
+	if (!in) {
+		fclose(out);
 		return;
 	}
 	while (fgets(line, sizeof(line), in))
@@ -47,12 +81,10 @@ static void write_bpf_syms(const char *dir, __u64 id)
 
 void icount_window_stop(__u64 id)
 {
-	const char *dir = getenv("XDP_COST_WINDOW_DIR");
-
 #if defined(__x86_64__)
 	/* xchg %rdx,%rdx */
 	asm volatile(".byte 0x48, 0x87, 0xd2" : : "a"(id) : "memory");
 #endif
-	if (dir && *dir)
-		write_bpf_syms(dir, id);
+	open_window = 0;
+	write_bpf_syms(id);
 }
