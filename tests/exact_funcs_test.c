@@ -7,7 +7,9 @@
  * text up to _etext, a BPF program within its reach, user mode as [user],
  * the rest [unknown]); bpf_prog_<tag>_<name> loses its tag; per packet
  * figures are the runs' means, and the functions add up to the window.
- * An A/B names the function that moved and says the sum.  Bad input (a
+ * AF_XDP rows are folded too (a row of an older xdp_sweep without window
+ * ids is left as it is).  An A/B names the function that moved and says
+ * the sum.  Bad input (a
  * window whose PCs do not add up to its count, an unknown window id, a
  * window without an end, a sweep that is not --icount, kallsyms read
  * without root) fails with the reason and leaves the result unchanged.
@@ -142,6 +144,30 @@ TEST_F(funcs, fold_maps_and_adds_up)
 		"assert abs(sum(got.values()) - 14.7) < 1e-9\n"
 		"assert f['cache_model'] is None and 'l1d_misses_per_pkt' not in f, f\n"
 		"assert [s['symbol'] for s in f['symbols']][:2] == ['[user]', 'bpf_prog_xdp_action']"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("ok\n", self->out);
+}
+
+/* The AF_XDP rows (stacks) are folded and named as xdp_compare names them */
+TEST_F(funcs, fold_stacks_rows)
+{
+	put(self, "kallsyms", KALLSYMS);
+	put(self, "bpf-7.syms", BPF_SYMS);
+	put(self, "insns", INSNS_HEAD WINDOW(7, 20, 147));
+	put(self, "s.json",
+	    "{\"options\": {\"cost_unit\": \"insns\", \"driver\": \"igb\"}, \"points\": [],\n"
+	    " \"stacks\": [{\"stack\": \"af_xdp\", \"mode\": \"native-with-zerocopy\", \"size\": 64,\n"
+	    "  \"runs\": [{\"ok\": true, \"packets\": 10, \"window\": 7}]},\n"
+	    "  {\"stack\": \"af_xdp\", \"mode\": \"native\", \"size\": 64,\n"
+	    "  \"runs\": [{\"ok\": true, \"packets\": 10}]}]}\n");
+	ASSERT_EQ(0, fold(self, "s.json")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"AF_XDP rxdrop igb native-with-zerocopy 64B: 14.70 insns/pkt in the window"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, check(self, "s.json",
+		"st = doc['stacks']\n"
+		"jsonschema.validate(st[0]['functions'], fs)\n"
+		"assert 'functions' not in st[1], st[1]"))
 		TH_LOG("%s", self->out);
 	EXPECT_STREQ("ok\n", self->out);
 }
