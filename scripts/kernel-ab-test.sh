@@ -51,7 +51,9 @@
 #    the baseline set run again at the boot's end (fa2), every other
 #    function must move by no more than the spread (max - min) of its runs
 #    in A plus that in B, with a floor of --func-floor insns/pkt (default
-#    0.1).  Left out of that, and shown as memory-management state: the
+#    0.3: in a second full run the scheduler's functions moved by up to
+#    0.25 between sets with the same program, fa and fa2: __schedule
+#    -0.24, __update_load_avg_se -0.14).  Left out of that, and shown as memory-management state: the
 #    per-CPU allocator (pcpu_*, _find_next_zero_bit), which the
 #    generator's set-up in the window calls (it loads its BPF program for
 #    each run: bpf_prog_alloc()'s per-CPU stats; the verifier is in the
@@ -73,7 +75,7 @@ out="$top/build/kernel-ab-test"
 tolerance=0.5
 same_tolerance=0.5
 xsk_tolerance=0.5
-func_floor=0.1
+func_floor=0.3
 
 die() { echo "kernel-ab-test: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
