@@ -16,7 +16,8 @@
 # make kernel        the test kernel (tinyconfig + selftests config + VM fragment)
 # make vm-check      boot it under QEMU: the selftests on veth and on two igb NICs
 # make exact-cost    the sweep in the VM under -icount: guest insns per packet
-# make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=)
+# make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=;
+#                    FUNCS=1: per-function counts, CACHE=1: and modelled L1 misses)
 # make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
 # make series-prove  each kernel patch: its tests fail before it, pass with it
 # make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
@@ -58,12 +59,12 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 
 .PHONY: all deps selftests-framework selftests samples tests check check-sanitize run bench-peers compare clean help options-doc \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
-	exact-cost kernel-ab kernel-ab-test series-prove mutation-check
+	exact-cost kernel-ab kernel-ab-test series-prove mutation-check plugin
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,27s/^# \{0,1\}//p' Makefile
+	@sed -n '3,28s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -223,13 +224,32 @@ vm-check: kernel selftests
 # (Documentation/exact_cost.rst).  kernel-ab builds the baseline (kernel/ at
 # its tag, or BASE=tree) and the patched kernel (kernel/, or SERIES=tree);
 # TOLERANCE is the spread within which a change is "no change", in %.
+# FUNCS=1 adds the per-function counts of the QEMU plugin (plugin/), and
+# CACHE=1 its modelled L1 misses as well: both slow TCG down (exact_cost.rst)
 TOLERANCE ?= 0.1
-exact-cost: kernel-deps kernel all
-	@scripts/exact-cost.sh --out $(BUILD)/exact run
+EXACT_FUNCS_OPTS := $(if $(CACHE),--cache,$(if $(FUNCS),--funcs))
+exact-cost: kernel-deps kernel all plugin
+	@scripts/exact-cost.sh $(EXACT_FUNCS_OPTS) --out $(BUILD)/exact run
 
-kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all
+kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all plugin
 	@scripts/kernel-ab.sh $(if $(BASE),--base "$(BASE)") \
-		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE)
+		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS)
+
+# The QEMU TCG plugin of the per-function counts, against the plugin API
+# header of the installed QEMU's own Debian source package
+PLUGIN_API := $(BUILD)/qemu-plugin-api
+PLUGIN_CFLAGS := $(CFLAGS) -shared -fPIC -I$(PLUGIN_API)/qemu \
+		 $(shell pkg-config --cflags glib-2.0 2>/dev/null)
+plugin: $(BUILD)/plugin/insn_window.so
+
+$(PLUGIN_API)/qemu/qemu-plugin.h: | kernel-deps
+	@scripts/qemu-plugin-api.sh $(PLUGIN_API) >/dev/null
+
+$(BUILD)/plugin/%.so: plugin/%.c $(PLUGIN_API)/qemu/qemu-plugin.h
+	@mkdir -p $(dir $@)
+	@printf '  %-8s %s\n' CC $@
+	@$(CC) $(PLUGIN_CFLAGS) $< -o $@.tmp $(or $(shell pkg-config --libs glib-2.0 2>/dev/null),-lglib-2.0)
+	@mv $@.tmp $@	# a new file: a running QEMU keeps the one it loaded
 
 # Each kernel patch shown necessary: its tests (scripts/series-prove.map)
 # fail on the tree before it and pass with it; a "no-change" patch gets
@@ -243,7 +263,7 @@ series-prove: kernel-deps kernel-tree selftests all
 mutation-check: kernel-deps kernel-tree selftests all
 	@scripts/mutation-check.sh $(if $(MUTANTS),--mutants "$(MUTANTS)") $(MUTATION_OPTS)
 
-kernel-ab-test: kernel-deps kernel all
+kernel-ab-test: kernel-deps kernel all plugin
 	@scripts/kernel-ab-test.sh $(if $(TEST_TOLERANCE),--tolerance $(TEST_TOLERANCE))
 
 clean:

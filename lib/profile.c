@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -115,6 +116,7 @@ struct prof_data {
 	struct smap stacks;	/* folded stack -> samples */
 	struct smap rx_self;	/* leaf symbol -> samples, receive path */
 	struct prof_counts c;
+	bool whole_cpu;		/* prof_data_new_cpu(): every sample is "rx" */
 };
 
 /* /proc/kallsyms' text symbols, by address */
@@ -143,6 +145,7 @@ struct prof {
 		char name[64];
 	} comm[COMM_SLOTS];
 	char *rec;		/* one record, when it wraps */
+	__u64 until_ns;		/* samples after it are dropped; 0: none */
 };
 
 static int sysctl_read(const char *path)
@@ -313,8 +316,11 @@ static void attr_init(struct perf_event_attr *a, bool hw, unsigned int freq)
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
 		a->sample_period = 1000000000ULL / freq;	/* ns */
 	}
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_CALLCHAIN;
+	/* the tools' clock (mono_ns()): prof_collect_until() */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC_RAW;
 	a->disabled = 1;
 	a->exclude_callchain_user = 1;
 	a->exclude_hv = 1;
@@ -505,20 +511,22 @@ static bool in_rx_path(const char *sym)
 	       !strcmp(sym, "napi_threaded_poll_loop");
 }
 
-/* One PERF_RECORD_SAMPLE: ip, pid/tid, nr, ips[nr] */
+/* One PERF_RECORD_SAMPLE: ip, pid/tid, time, nr, ips[nr] */
 static int take_sample(struct prof *p, const __u64 *rec, size_t words,
 		       struct prof_data *d)
 {
 	const char *frames[MAX_FRAMES];
 	char fold[FOLD_LEN], comm[64];
-	const __u64 *ips = rec + 3;
-	__u64 ip = rec[0], nr = rec[2];
+	const __u64 *ips = rec + 4;
+	__u64 ip = rec[0], nr = rec[3];
 	__u32 pid = rec[1] & 0xffffffff;
 	bool rx = false, user = false;
 	size_t n = 0, len, i;
 	int ret;
 
-	if (words < 3 || nr > words - 3)
+	if (words < 4 || nr > words - 4)
+		return 0;
+	if (p->until_ns && rec[2] > p->until_ns)
 		return 0;
 	for (i = 0; i < nr && n < MAX_FRAMES - 1; i++) {
 		if (ips[i] >= PERF_CONTEXT_MAX) {
@@ -544,21 +552,23 @@ static int take_sample(struct prof *p, const __u64 *rec, size_t words,
 				frames[i]);
 	ret = smap_add(&d->stacks, fold, 1);
 	d->c.samples++;
-	if (rx && !ret) {
+	if ((rx || d->whole_cpu) && !ret) {
 		d->c.rx_samples++;
 		ret = smap_add(&d->rx_self, frames[0], 1);
 	}
 	return ret;
 }
 
-static int drain(struct prof *p, int cpu, struct prof_data *d, __u64 *taken)
+/* The CPU's ring into each of ds[0..nd) */
+static int drain(struct prof *p, int cpu, struct prof_data **ds, int nd,
+		 __u64 *taken)
 {
 	struct perf_event_mmap_page *m = p->ring[cpu];
 	__u64 head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
 	__u64 tail = m->data_tail;
 	const char *data = (const char *)m + p->page;
 	size_t mask = p->ring_len - 1;
-	int ret = 0;
+	int ret = 0, i;
 
 	while (tail < head && !ret) {
 		const struct perf_event_header *h;
@@ -585,36 +595,58 @@ static int drain(struct prof *p, int cpu, struct prof_data *d, __u64 *taken)
 		h = (const struct perf_event_header *)r;
 		if (h->size < sizeof(*h))
 			break;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			ret = take_sample(p, (const __u64 *)(h + 1),
-					  (h->size - sizeof(*h)) / 8, d);
-			(*taken)++;
-		} else if (h->type == PERF_RECORD_LOST) {
-			d->c.lost += ((const __u64 *)(h + 1))[1];
+		for (i = 0; i < nd && !ret; i++) {
+			if (h->type == PERF_RECORD_SAMPLE)
+				ret = take_sample(p, (const __u64 *)(h + 1),
+						  (h->size - sizeof(*h)) / 8,
+						  ds[i]);
+			else if (h->type == PERF_RECORD_LOST)
+				ds[i]->c.lost += ((const __u64 *)(h + 1))[1];
 		}
+		if (h->type == PERF_RECORD_SAMPLE)
+			(*taken)++;
 		tail += h->size;
 	}
 	__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
 	return ret;
 }
 
-int prof_collect(struct prof *p, int cpu, struct prof_data *d)
+int prof_collect_cpus(struct prof *p, int n, const int *cpus,
+		      struct prof_data **ds)
 {
+	struct prof_data *mine[PROF_MAX_COLLECT];
 	__u64 taken = 0;
-	int c, ret;
+	int c, i, k, ret;
 
+	if (n < 1 || n > PROF_MAX_COLLECT)
+		return -EINVAL;
 	ret = ksyms_load(p);
 	for (c = 0; c < p->ncpus; c++) {
 		if (p->fd[c] < 0)
 			continue;
-		if (c == cpu && !ret)
-			ret = drain(p, c, d, &taken);
+		for (i = 0, k = 0; i < n; i++)
+			if (cpus[i] == c)
+				mine[k++] = ds[i];
+		if (k && !ret)
+			ret = drain(p, c, mine, k, &taken);
 		else
 			ring_drop(p, c);
 	}
-	d->c.windows++;
-	d->c.cpu = cpu;
+	for (i = 0; i < n; i++) {
+		ds[i]->c.windows++;
+		ds[i]->c.cpu = cpus[i];
+	}
 	return ret ? ret : (int)taken;
+}
+
+int prof_collect(struct prof *p, int cpu, struct prof_data *d)
+{
+	return prof_collect_cpus(p, 1, &cpu, &d);
+}
+
+void prof_collect_until(struct prof *p, __u64 mono_ns)
+{
+	p->until_ns = mono_ns;
 }
 
 struct prof_data *prof_data_new(void)
@@ -623,6 +655,15 @@ struct prof_data *prof_data_new(void)
 
 	if (d)
 		d->c.cpu = -1;
+	return d;
+}
+
+struct prof_data *prof_data_new_cpu(void)
+{
+	struct prof_data *d = prof_data_new();
+
+	if (d)
+		d->whole_cpu = true;
 	return d;
 }
 
@@ -706,18 +747,27 @@ void prof_print(FILE *f, const struct prof *p, const struct prof_data *d,
 	const struct prof_counts *c = &d->c;
 	int i, n = prof_data_top(d, top, PROF_TOP);
 
-	fprintf(f, "%s at %u Hz on CPU %d, %llu window%s: %llu samples, %llu (%.1f%%) in the receive path\n",
-		prof_event(p), p->freq, c->cpu,
-		(unsigned long long)c->windows, c->windows == 1 ? "" : "s",
-		(unsigned long long)c->samples,
-		(unsigned long long)c->rx_samples,
-		c->samples ? 100.0 * c->rx_samples / c->samples : 0);
+	if (d->whole_cpu)
+		fprintf(f, "%s at %u Hz on CPU %d, %llu window%s: %llu samples, all of the CPU's counted\n",
+			prof_event(p), p->freq, c->cpu,
+			(unsigned long long)c->windows,
+			c->windows == 1 ? "" : "s",
+			(unsigned long long)c->samples);
+	else
+		fprintf(f, "%s at %u Hz on CPU %d, %llu window%s: %llu samples, %llu (%.1f%%) in the receive path\n",
+			prof_event(p), p->freq, c->cpu,
+			(unsigned long long)c->windows,
+			c->windows == 1 ? "" : "s",
+			(unsigned long long)c->samples,
+			(unsigned long long)c->rx_samples,
+			c->samples ? 100.0 * c->rx_samples / c->samples : 0);
 	if (c->lost)
 		fprintf(f, "%sWARNING: %llu samples lost (the ring was full)\n",
 			indent, (unsigned long long)c->lost);
 	if (prof_note(p))
 		fprintf(f, "%snote: %s\n", indent, prof_note(p));
 	fprintf(f, "%s%7s %9s  %s\n", indent, "share", "ns/pkt",
+		d->whole_cpu ? "symbol (self, all samples)" :
 		"symbol (self, in the receive path)");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s%6.1f%% ", indent, 100 * top[i].share);
@@ -728,18 +778,28 @@ void prof_print(FILE *f, const struct prof *p, const struct prof_data *d,
 		fprintf(f, "  %s\n", top[i].name);
 	}
 	if (!n)
-		fprintf(f, "%s(no samples in the receive path)\n", indent);
+		fprintf(f, "%s(no samples%s)\n", indent,
+			d->whole_cpu ? "" : " in the receive path");
 }
 
 void prof_json(struct json *j, const struct prof *p,
 	       const struct prof_data *d, double ns_per_pkt,
 	       const char *folded, const char *svg)
 {
+	prof_json_key(j, "profile", p, d, ns_per_pkt, folded, svg);
+}
+
+void prof_json_key(struct json *j, const char *key, const struct prof *p,
+		   const struct prof_data *d, double ns_per_pkt,
+		   const char *folded, const char *svg)
+{
 	struct prof_sym top[PROF_TOP];
 	int i, n = prof_data_top(d, top, PROF_TOP);
 
-	json_key(j, "profile");
+	json_key(j, key);
 	json_begin_object(j);
+	if (d->whole_cpu)
+		json_kv_string(j, "scope", "cpu");
 	json_kv_string(j, "event", prof_event(p));
 	json_kv_u64(j, "frequency_hz", p->freq);
 	json_kv_s64(j, "cpu", d->c.cpu);

@@ -61,7 +61,30 @@ int prof_disable(struct prof *p);
  */
 int prof_collect(struct prof *p, int cpu, struct prof_data *d);
 
+/*
+ * The same for n CPUs at once, CPU cpus[i]'s samples into ds[i] (two
+ * entries may name one CPU: both get its samples); every other CPU's are
+ * dropped.  Returns the samples taken, or -errno.
+ */
+#define PROF_MAX_COLLECT 4
+int prof_collect_cpus(struct prof *p, int n, const int *cpus,
+		      struct prof_data **ds);
+
+/*
+ * Leave out of the next collections the samples taken after mono_ns
+ * (mono_ns(), CLOCK_MONOTONIC_RAW): a window whose end is known only
+ * afterwards (xdpsock's counted runs end with the last frame that moved,
+ * not with the wait for late ones after it).  0: keep them all.
+ */
+void prof_collect_until(struct prof *p, __u64 mono_ns);
+
 struct prof_data *prof_data_new(void);
+/*
+ * A prof_data whose top counts all of its CPU's samples, not only the
+ * receive path's (an application thread's CPU: xdpsock --profile); its
+ * JSON says "scope": "cpu", and rx_samples there are all the samples
+ */
+struct prof_data *prof_data_new_cpu(void);
 void prof_data_free(struct prof_data *d);
 
 struct prof_counts {
@@ -101,6 +124,10 @@ void prof_print(FILE *f, const struct prof *p, const struct prof_data *d,
 void prof_json(struct json *j, const struct prof *p,
 	       const struct prof_data *d, double ns_per_pkt,
 	       const char *folded, const char *svg);
+/* The same object under another key */
+void prof_json_key(struct json *j, const char *key, const struct prof *p,
+		   const struct prof_data *d, double ns_per_pkt,
+		   const char *folded, const char *svg);
 
 /*
  * PREFIX.folded and PREFIX.svg (a flame graph titled title); their paths

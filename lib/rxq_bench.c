@@ -24,6 +24,7 @@
 #include "measure.h"
 #include "profile.h"
 #include "softirq_cost.h"
+#include "icount_window.h"
 #include "trafficgen.h"
 #include "xsk_core.h"
 #include "xsk_env.h"
@@ -476,7 +477,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	struct load_snap *l0, *l1;
 	struct load_report lr;
 	struct kcounts k0, k1;
-	__u64 end, next;
+	__u64 end, next, window;
 	int ret, cpu;
 
 	memset(r, 0, sizeof(*r));
@@ -502,6 +503,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
 	if (b->o.prof)
 		prof_enable(b->o.prof);
+	window = icount_window_start();
 	ret = rxq_bench_snapshot(b, &s0);
 	cur = s0;
 	prev = s0;
@@ -526,6 +528,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			break;
 		next += interval_ns;
 	}
+	icount_window_stop(window);
 	if (b->o.prof)
 		prof_disable(b->o.prof);
 	kernel_counts(b, &k1);
@@ -547,6 +550,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		return xsk_errf(err, ret, "reading the program's counters: %s",
 				strerror(-ret));
 
+	r->window = window;
 	r->duration_ns = cur.t_ns - s0.t_ns;
 	r->packets = cur.packets - s0.packets;
 	r->issues = cur.issues - s0.issues;

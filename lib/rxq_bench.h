@@ -94,6 +94,8 @@ struct rxq_result {
 	/* foreign load in the window */
 	double foreign_frac;
 	bool disturbed;
+	/* the window's id for the exact mode's plugin (icount_window.h) */
+	__u64 window;
 };
 
 struct rxq_bench;

@@ -24,6 +24,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "icount_window.h"
 #include "measure.h"
 #include "trafficgen.h"
 #include "trafficgen.skel.h"
@@ -504,6 +505,8 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
 			       "tgen: loading tgen_tx failed (CONFIG_BPF_SYSCALL? see libbpf's messages above)");
 		goto out;
 	}
+	/* exact mode: it lives inside the measured window only */
+	icount_window_note_prog(bpf_program__fd(skel->progs.tgen_tx));
 
 	limit = live_probe(skel, bpf_program__fd(skel->progs.tgen_tx), &md,
 			   frame, size);

@@ -24,6 +24,8 @@
 #include "ethtool_stats.h"
 #include "measure.h"
 #include "softirq_cost.h"
+#include "icount_window.h"
+#include "profile.h"
 #include "trafficgen.h"
 #include "xsk_env.h"
 #include "xsk_pkt.h"
@@ -51,6 +53,7 @@
 
 struct xsk_bench {
 	struct xskb_opts o;
+	__u64 window;		/* the run's, icount_window.h */
 	struct xsk_env *env;
 	struct xsk_port *port;
 	struct xsk_socket *xs;
@@ -887,6 +890,10 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	w->afp_syscalls = b->afp ? afp_rx_syscalls(b->afp) : 0;
 	b->rx_bad = 0;
 	b->rx_bytes = 0;
+	if (b->o.prof)
+		prof_enable(b->o.prof);
+	/* the warm-up's end opens it again: the plugin starts over */
+	b->window = icount_window_start();
 }
 
 /* Every loss counter at the end of a run, read together */
@@ -1172,6 +1179,10 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	}
 	if (pending)
 		loop_account(&lp, busy, tsc_read() - tsc_prev);
+	icount_window_stop(b->window);
+	r->window = b->window;
+	if (b->o.prof)
+		prof_disable(b->o.prof);
 	own_cpu_ns(tid, &cpu1);
 	if (counted && moved) {
 		last_t = idle_since;
@@ -1219,6 +1230,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	 */
 	if (counted) {
 		cur.t_ns = last_t;
+		r->window_end_ns = last_t;
 		r->app_cpu_ns = last_cpu - w.cpu_clock;
 	} else {
 		r->app_cpu_ns = cpu1 - w.cpu;

@@ -68,6 +68,12 @@ struct xskb_opts {
 	bool no_cost;		/* no NET_RX softirq tracepoints */
 	__u32 stall_ms;		/* the app starts this long after the
 				 * generator: its rings overflow (tests) */
+	/*
+	 * Sample the CPUs in the measured window (lib/profile.h): enabled
+	 * where the window opens, disabled when the loop ends; the caller
+	 * then collects with prof_collect_cpus()
+	 */
+	struct prof *prof;
 };
 
 /* Cumulative counts at one instant, for the per-interval lines */
@@ -151,6 +157,9 @@ struct xskb_loop {
 };
 
 struct xskb_result {
+	__u64 window;		/* the window's id, icount_window.h */
+	__u64 window_end_ns;	/* counted runs: mono_ns() of the last frame
+				 * that moved; else 0 (the loop's end) */
 	__u64 duration_ns;	/* the window: counted runs, from its start
 				 * to the last frame that moved (not the
 				 * wait for late ones after it) */

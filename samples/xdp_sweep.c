@@ -765,6 +765,8 @@ static void stacks_json(struct json *j, const struct config *cfg,
 			json_kv_s64(j, "gen_cpu", r->r.gen_cpu);
 			json_kv_u64(j, "socket_drops", r->r.drops);
 			json_kv_u64(j, "lost", stack_lost(cfg, &r->r));
+			if (cfg->icount)
+				json_kv_u64(j, "window", r->r.window);
 			json_kv_bool(j, "disturbed", r->r.disturbed);
 			json_kv_u64(j, "retries", r->retries);
 			json_end_object(j);
@@ -883,6 +885,8 @@ static int write_json(const char *path, const struct config *cfg,
 			json_kv_double(&j, "foreign_frac", r->r.foreign_frac);
 			json_kv_u64(&j, "net_rx_softirqs", r->r.net_rx_softirqs);
 			json_kv_u64(&j, "foreign_net_rx_ns", r->r.foreign_net_rx_ns);
+			if (cfg->icount)
+				json_kv_u64(&j, "window", r->r.window);
 			json_kv_bool(&j, "disturbed", r->r.disturbed);
 			json_kv_u64(&j, "retries", r->retries);
 			json_end_object(&j);

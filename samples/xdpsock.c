@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "opts.h"
 #include "json.h"
 #include "measure.h"
+#include "profile.h"
 #include "xsk_bench.h"
 #include "xsk_core.h"
 #include "xsk_pkt.h"
@@ -38,7 +40,22 @@ struct config {
 	bool kind_set;
 	bool copy;		/* --copy: native unless -S */
 	char mode_opt[32];	/* the option that chose the mode, for errors */
+	const char *profile;	/* --profile: the files' path prefix */
 };
+
+/*
+ * --profile: the app thread's CPU (all its samples) and the NAPI CPU (its
+ * receive path), lib/profile.h; PREFIX-app.* and PREFIX-napi.*
+ */
+enum { PROF_APP, PROF_NAPI, PROF_ROLES };
+static const char *const prof_role[PROF_ROLES] = { "app", "napi" };
+
+static struct {
+	struct prof *prof;
+	struct prof_data *data[PROF_ROLES];
+	char folded[PROF_ROLES][600], svg[PROF_ROLES][600];
+	bool written[PROF_ROLES];
+} prof_out;
 
 /* "-t", or "--rxdrop" for a row without a letter */
 static const char *opt_name(const struct opt *o, char *buf, size_t len)
@@ -180,6 +197,9 @@ static const struct opt rows[] = {
 	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
 		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),
 	  .min = 1, .max = 60000 },
+	{ OPTS_ROW(OPT_PREFIX, "profile", 0, struct config, profile, "PREFIX",
+		   "sample the app thread's CPU and the NAPI CPU in the measured window (Documentation/profiles.rst): top symbols, PREFIX-app.{folded,svg} and PREFIX-napi.{folded,svg}"),
+	  .def = "xdpsock-profile" },
 	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
 	OPTS_JSON(struct config, json, "print one JSON object at the end"),
 	OPTS_HELP_END
@@ -421,6 +441,119 @@ static void json_accounting(struct json *j, const struct xsk_bench *b,
 	(void)b;
 }
 
+/* Each role's share of ns/pkt: the app thread's time, or NET_RX's */
+static double profile_ns(const struct xskb_result *r, int role)
+{
+	if (role == PROF_APP)
+		return r->app_ns_per_pkt;
+	return r->net_rx_known ? r->net_rx_ns_per_pkt : NAN;
+}
+
+static int profile_open(struct config *cfg, char *err)
+{
+	int i, ret;
+
+	if (!cfg->profile)
+		return 0;
+	ret = prof_open(&prof_out.prof, cfg->duration + 1, err);
+	if (ret)
+		return ret;
+	prof_out.data[PROF_APP] = prof_data_new_cpu();
+	prof_out.data[PROF_NAPI] = prof_data_new();
+	for (i = 0; i < PROF_ROLES; i++)
+		if (!prof_out.data[i])
+			return xsk_errf(err, -ENOMEM, "out of memory");
+	cfg->o.prof = prof_out.prof;
+	return 0;
+}
+
+static void profile_close(void)
+{
+	int i;
+
+	for (i = 0; i < PROF_ROLES; i++)
+		prof_data_free(prof_out.data[i]);
+	prof_close(prof_out.prof);
+}
+
+/* The window's samples of the app CPU and the NAPI CPU, and their files */
+static void profile_collect(const struct config *cfg,
+			    const struct xskb_result *r)
+{
+	int cpus[PROF_ROLES] = { r->app_cpu, r->net_rx_cpu };
+	char prefix[512], title[256], err[XSK_ERRLEN];
+	int i, n = PROF_ROLES, ret;
+
+	if (!prof_out.prof)
+		return;
+	/* no NET_RX seen (--no-cost, txonly): the app's CPU only */
+	if (cpus[PROF_NAPI] < 0)
+		n = 1;
+	/* a counted run's window ends with its last frame, not the wait after */
+	prof_collect_until(prof_out.prof, r->window_end_ns);
+	ret = prof_collect_cpus(prof_out.prof, n, cpus, prof_out.data);
+	if (ret < 0)
+		fprintf(stderr, "xdpsock: --profile: reading the samples: %s\n",
+			strerror(-ret));
+	for (i = 0; i < n; i++) {
+		snprintf(prefix, sizeof(prefix), "%s-%s", cfg->profile,
+			 prof_role[i]);
+		snprintf(title, sizeof(title), "xdpsock %s: %s CPU %d, %s, measured window",
+			 xskb_kind_name(cfg->o.kind),
+			 i == PROF_APP ? "app thread's" : "NAPI", cpus[i],
+			 prof_event(prof_out.prof));
+		if (prof_write_files(prof_out.data[i], prefix, title,
+				     prof_out.folded[i], prof_out.svg[i],
+				     sizeof(prof_out.folded[i]), err))
+			fprintf(stderr, "xdpsock: --profile: %s\n", err);
+		else
+			prof_out.written[i] = true;
+	}
+}
+
+static bool profile_taken(int role)
+{
+	struct prof_counts c;
+
+	if (!prof_out.data[role])
+		return false;
+	prof_data_counts(prof_out.data[role], &c);
+	return c.windows > 0;
+}
+
+static void profile_text(const struct xskb_result *r)
+{
+	int i;
+
+	for (i = 0; prof_out.prof && i < PROF_ROLES; i++) {
+		if (!profile_taken(i))
+			continue;
+		printf("  profile %-7s ", i == PROF_APP ? "app" : "NAPI");
+		prof_print(stdout, prof_out.prof, prof_out.data[i],
+			   profile_ns(r, i), "                  ");
+		if (prof_out.written[i])
+			printf("                  folded stacks %s, flame graph %s\n",
+			       prof_out.folded[i], prof_out.svg[i]);
+	}
+}
+
+/* "profile_app" and "profile_napi" (the latter absent without NET_RX) */
+static void profile_json(struct json *j, const struct xskb_result *r)
+{
+	char key[32];
+	int i;
+
+	for (i = 0; prof_out.prof && i < PROF_ROLES; i++) {
+		if (!profile_taken(i))
+			continue;
+		snprintf(key, sizeof(key), "profile_%s", prof_role[i]);
+		prof_json_key(j, key, prof_out.prof, prof_out.data[i],
+			      profile_ns(r, i),
+			      prof_out.written[i] ? prof_out.folded[i] : NULL,
+			      prof_out.written[i] ? prof_out.svg[i] : NULL);
+	}
+}
+
 static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 		       double ghz)
 {
@@ -520,6 +653,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_s64(&j, "gen_cpu", r->gen_cpu);
 	json_kv_s64(&j, "net_rx_cpu", r->net_rx_cpu);
 	json_end_object(&j);
+	profile_json(&j, r);
 	json_key(&j, "generator");
 	if (r->gen_ran) {
 		json_begin_object(&j);
@@ -700,6 +834,7 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 		printf("; generator asked CPU %d, ran on CPU %d", o->gen_cpu,
 		       r->gen_cpu);
 	printf("\n");
+	profile_text(r);
 	if (r->gen_ran)
 		printf("  generator       %s: %llu sent%s\n", r->gen_method,
 		       (unsigned long long)r->gen_sent,
@@ -738,9 +873,17 @@ int main(int argc, char **argv)
 	if (cli_lock_take(&run_lock, "xdpsock", cfg.allow_concurrent))
 		return cli_exit_status(1);
 	ghz = tsc_ghz_measure(100);
+	/* before the programs load: they must get their kallsyms names */
+	ret = profile_open(&cfg, err);
+	if (ret) {
+		fprintf(stderr, "xdpsock: --profile: %s\n", err);
+		profile_close();
+		return cli_exit_status(1);
+	}
 	ret = xskb_open(&b, &cfg.o, err);
 	if (ret) {
 		fprintf(stderr, "xdpsock: %s\n", err);
+		profile_close();
 		return cli_exit_status(1);
 	}
 	if (!cfg.json) {
@@ -765,14 +908,17 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "xdpsock: %s\n", err);
 		xskb_close(b);
+		profile_close();
 		return cli_exit_status(1);
 	}
+	profile_collect(&cfg, &r);
 	warn = cli_lock_warning(&run_lock);
 	if (cfg.json)
 		ret = report_json(b, &r, ghz);
 	else
 		report_text(b, &r, ghz, warn);
 	xskb_close(b);
+	profile_close();
 	cli_lock_release(&run_lock);
 	if (ret)
 		fprintf(stderr, "xdpsock: writing the JSON result failed (%s)\n",

@@ -14,6 +14,13 @@
 #   --kernel IMAGE   bzImage (default build/kbuild/arch/x86/boot/bzImage)
 #   --out DIR        where the results go (default build/exact)
 #   --timeout SEC    kill a guest that has not finished (default 1800)
+#   --funcs          count guest instructions per guest function in each
+#                    run's window with the QEMU plugin (plugin/insn_window.c;
+#                    TCG runs slower with it, Documentation/exact_cost.rst):
+#                    the results get points[].functions and the report each
+#                    point's top functions (scripts/exact-funcs.py)
+#   --cache          --funcs with the plugin's L1d/L1i model (modelled, not
+#                    measured; slower still)
 # EXACT_* variables pass on to the guest (see scripts/vm-exact.sh).
 set -euo pipefail
 
@@ -21,6 +28,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 out="$top/build/exact"
 timeout=1800
+funcs=0 cache=0
 
 die() { echo "exact-cost: $*" >&2; exit 2; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -30,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=${2:?--kernel needs a file}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--funcs) funcs=1; shift ;;
+	--cache) funcs=1 cache=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option '$1' (see --help)" ;;
@@ -46,6 +56,16 @@ for v in $(compgen -e | grep '^EXACT_' || true); do
 	cmd+="$v=$(printf '%q' "${!v}") "
 done
 cmd="export ${cmd:-EXACT_NONE=}; rc=0"
+plugin=()
+if [ $funcs -eq 1 ]; then
+	so="$top/build/plugin/insn_window.so"
+	[ -f "$so" ] || die "$so missing (make plugin)"
+	plugin=(--plugin "$so,out=$out/insns.txt,cache=$([ $cache -eq 1 ] && echo on || echo off)")
+	# the kernel's symbols once, each window's BPF programs at its end
+	cmd+="; echo 1 > /proc/sys/net/core/bpf_jit_kallsyms"
+	cmd+="; cat /proc/kallsyms > \$VM_OUT/kallsyms"
+	cmd+="; mkdir -p \$VM_OUT/windows; export XDP_COST_WINDOW_DIR=\$VM_OUT/windows"
+fi
 names=()
 for set in "$@"; do
 	read -r name opts <<< "$set"
@@ -61,11 +81,11 @@ done
 cmd+="; exit \$rc"
 
 mkdir -p "$out"
-rm -rf "$out/vm"
+rm -rf "$out/vm" "$out/insns.txt"
 start=$(date +%s)
 set +e
 "$top/scripts/vm-run.sh" --kernel "$kernel" --icount --timeout "$timeout" \
-	--log "$out/console.log" --out "$out/vm" -- bash -c "$cmd" \
+	"${plugin[@]}" --log "$out/console.log" --out "$out/vm" -- bash -c "$cmd" \
 	> "$out/vm.log" 2>&1
 rc=$?
 set -e
@@ -77,3 +97,15 @@ if [ $rc -ne 0 ]; then
 	grep -a 'vm-exact\|vm-run\|failed\|FAILED\|error' "$out/vm.log" | tail -20 >&2
 	die "the exact-cost run failed (status $rc)"
 fi
+[ $funcs -eq 1 ] || exit 0
+jsons=()
+for name in "${names[@]}"; do
+	for j in "$out/$name"-*.json; do
+		[ -f "$j" ] && jsons+=("$j")
+	done
+done
+[ ${#jsons[@]} -gt 0 ] || die "no results to fold the per-function counts into"
+"$top/scripts/exact-funcs.py" fold --insns "$out/insns.txt" \
+	--kallsyms "$out/vm/kallsyms" --windows "$out/vm/windows" "${jsons[@]}" \
+	> "$out/functions.txt" || die "folding the per-function counts failed"
+cat "$out/functions.txt"

@@ -21,12 +21,18 @@
 #   --out DIR        results and the report (default build/kernel-ab)
 #   --tolerance PCT  a change within PCT% of A is "no change" (default
 #                    0.1, the spread measured here; Documentation/exact_cost.rst)
+#   --funcs          per path, also the functions that moved (the QEMU
+#                    plugin's per-function counts, scripts/exact-cost.sh
+#                    --funcs): "XDP_DROP igb native 64B 1 flow: +35.02
+#                    insns/pkt in the window (spread 0.40): igb_clean_rx_irq
+#                    +30.10, ..."
+#   --cache          --funcs, and the plugin's modelled L1d/L1i misses
 # EXACT_* variables choose the matrix (scripts/vm-exact.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 base="" series="" out="$top/build/kernel-ab" tolerance=0.1 kdir="$top/kernel"
-base_image="" series_image=""
+base_image="" series_image="" funcs=()
 
 die() { echo "kernel-ab: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -40,6 +46,8 @@ while [ $# -gt 0 ]; do
 	--base-image) base_image=${2:?--base-image needs a bzImage}; shift 2 ;;
 	--series-image) series_image=${2:?--series-image needs a bzImage}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
+	--funcs) funcs=(--funcs); shift ;;
+	--cache) funcs=(--cache); shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -106,8 +114,8 @@ fi
 built=$(date +%s)
 
 rm -f "$out"/a-*.json "$out"/b-*.json
-"$top/scripts/exact-cost.sh" --kernel "$kernel_a" --out "$out/a" a
-"$top/scripts/exact-cost.sh" --kernel "$kernel_b" --out "$out/b" b
+"$top/scripts/exact-cost.sh" "${funcs[@]}" --kernel "$kernel_a" --out "$out/a" a > "$out/a-functions.txt"
+"$top/scripts/exact-cost.sh" "${funcs[@]}" --kernel "$kernel_b" --out "$out/b" b > "$out/b-functions.txt"
 
 {
 	echo "Exact cost, B (${series:-kernel/ HEAD}) against A (${base:-kernel/ tag baseline}):"
@@ -126,6 +134,17 @@ rm -f "$out"/a-*.json "$out"/b-*.json
 		"$top/build/bin/xdp_compare" --tolerance "$tolerance" \
 			"$out/a/a-$pair.json" "$out/b/b-$pair.json" ||
 			die "comparing the $pair results failed"
+		[ ${#funcs[@]} -eq 0 ] && continue
+		echo
+		echo "Per function: B against A, guest instructions per packet in each run's whole"
+		echo "window (generator and tool included; mean of the runs), the functions that moved"
+		echo "beyond the spread of their runs (QEMU plugin, Documentation/exact_cost.rst):"
+		"$top/scripts/exact-funcs.py" ab "$out/a/a-$pair.json" "$out/b/b-$pair.json" ||
+			die "comparing the $pair per-function counts failed"
 	done
+	if [ ${#funcs[@]} -gt 0 ]; then
+		echo
+		echo "Each point's top functions: $out/a-functions.txt (A), $out/b-functions.txt (B)"
+	fi
 } | tee "$out/report.txt"
 echo "kernel-ab: builds $(( built - start )) s, exact-cost runs $(( $(date +%s) - built )) s; report in $out/report.txt" >&2

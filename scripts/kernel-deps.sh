@@ -14,7 +14,7 @@ qemu_min=8
 
 die() { echo "kernel-deps: $*" >&2; exit 1; }
 
-pkgs=(git make gcc flex bison bc libssl-dev libelf-dev cpio ccache
+pkgs=(git make gcc flex bison bc libssl-dev libelf-dev cpio ccache libglib2.0-dev
       python3 python3-ply python3-git perl xz-utils jq)
 
 installed() {

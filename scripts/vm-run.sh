@@ -22,6 +22,8 @@
 #   --smp N           guest CPUs (default 1: without ACPI the guest finds
 #                     its CPUs in the MP table, which lists one here)
 #   --log FILE        the guest's console (default build/vm/console.log)
+#   --plugin SPEC     load a TCG plugin: -plugin SPEC (FILE.so,ARG=VALUE,...;
+#                     scripts/exact-cost.sh --funcs uses plugin/insn_window.c)
 #   --out DIR         the directory shared read-write, $VM_OUT in the guest
 #                     (default build/vm/out, emptied first; DIR must be new
 #                     or empty)
@@ -32,6 +34,7 @@ kernel="$top/build/kbuild/arch/x86/boot/bzImage"
 timeout=900
 icount=0
 smp=1
+plugin=()
 log="$top/build/vm/console.log"
 out="$top/build/vm/out"
 
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--smp) smp=${2:?--smp needs a count}; shift 2 ;;
+	--plugin) plugin=(-plugin "${2:?--plugin needs FILE.so[,ARGS]}"); shift 2 ;;
 	--log) log=${2:?--log needs a file}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -91,7 +95,7 @@ timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
 	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
 	-fsdev local,id=out,path="$out",security_model=none \
 	-device virtio-9p-pci,fsdev=out,mount_tag=vmout \
-	"${net[@]}" </dev/null 2>&1 | tee "$log"
+	"${net[@]}" "${plugin[@]}" </dev/null 2>&1 | tee "$log"
 qrc=${PIPESTATUS[0]}
 set -e
 

@@ -6,7 +6,8 @@
  * measured against the same point without it (xdp_sweep --ab, runs
  * interleaved); the folded stacks parse and add up to the samples; the
  * JSON validates, and fails without the profile or its parts;
- * xdp_rxq_info --profile does the same for its window.  No speed is
+ * xdp_rxq_info --profile does the same for its window, and xdpsock
+ * --profile for the app thread's CPU and the NAPI CPU.  No speed is
  * asserted.
  */
 #include <errno.h>
@@ -237,6 +238,62 @@ TEST_F_TIMEOUT(prof, rxq_info_json, 300)
 		 "assert pr['windows'] == 1 and pr['cpu'] == doc['rx_cpu'], pr\n"
 		 "assert pr['folded'] == sys.argv[2] + '/rxq.folded', pr\n"
 		 "prof(pr, doc['ns_per_pkt'])\n"
+		 "print('ok')\n"
+		 "EOF", path, dir);
+	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_STREQ("ok\n", out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * xdpsock -r --profile --json: two profiles of the one window, the app
+ * thread's CPU with all its samples ("scope": "cpu") and the NAPI CPU's
+ * receive path, each on the CPU the placement names, each valid by the
+ * sweep schema's profile object.  The app busy-polls its rings in user
+ * mode: "[user]" leads its profile (87% of its samples here, 2026-12-01,
+ * a loaded machine), which a profile of the generator's CPU (kernel work)
+ * would not show.
+ */
+TEST_F_TIMEOUT(prof, xdpsock_app_and_napi, 300)
+{
+	const char *bin = getenv("BIN") ?: "build/bin";
+	char dir[64] = "/tmp/xdp-prof-test.XXXXXX";
+	char cmd[4096], path[600];
+	static char out[65536];
+	FILE *f;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_NE(NULL, mkdtemp(dir));
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s/xdpsock -r -C 200000 -d 20 --profile=%s/xs --json 2>/dev/null",
+		 bin, dir);
+	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	snprintf(path, sizeof(path), "%s/xs.json", dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs(out, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - '%s' '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
+		 PY_CHECK_PROFILE
+		 "doc = json.load(open(sys.argv[1]))\n"
+		 "schema = json.load(open(sys.argv[3]))\n"
+		 "ps = schema['properties']['points']['items']['properties']['profile']\n"
+		 "app, napi, pl = doc['profile_app'], doc['profile_napi'], doc['placement']\n"
+		 "for pr in (app, napi):\n"
+		 "    jsonschema.validate(pr, ps)\n"
+		 "    assert pr['windows'] == 1, pr\n"
+		 "assert app['scope'] == 'cpu' and 'scope' not in napi, (app, napi)\n"
+		 "assert app['cpu'] == pl['app_cpu'] and napi['cpu'] == pl['net_rx_cpu'], (app['cpu'], napi['cpu'], pl)\n"
+		 "assert app['rx_samples'] == app['samples'], app\n"
+		 "assert app['folded'] == sys.argv[2] + '/xs-app.folded', app\n"
+		 "assert napi['svg'] == sys.argv[2] + '/xs-napi.svg', napi\n"
+		 "prof(app, doc['app_ns_per_pkt'])\n"
+		 "prof(napi, doc['net_rx_ns_per_pkt'])\n"
+		 "assert app['top'][0]['symbol'] == '[user]' and app['top'][0]['share'] > 0.5, app['top']\n"
 		 "print('ok')\n"
 		 "EOF", path, dir);
 	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);

@@ -1,0 +1,370 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""exact-funcs.py - the exact mode's per-function counts, host side
+(Documentation/exact_cost.rst, "Per-function counts").
+
+  exact-funcs.py fold --insns FILE --kallsyms FILE [--windows DIR] SWEEP.json...
+      fold the QEMU plugin's per-PC counts of each run's window
+      (plugin/insn_window.c) into guest functions, add them to each sweep
+      result as points[].functions (Documentation/sweep.schema.json), and
+      print each point's top functions in instructions per packet
+  exact-funcs.py show [--top N] SWEEP.json...
+      print them again
+  exact-funcs.py ab [--top N] A.json B.json
+      per path, B's window count against A's and the functions that moved:
+      "XDP_DROP native 64B 1 flow: +3.60 insns/pkt (spread 0.40): f +2.90, ..."
+
+Symbols: the guest's /proc/kallsyms (kernel text, written once a boot) and
+its [bpf] lines of each window (--windows DIR/bpf-ID.syms: the programs
+loaded in that window).  bpf_prog_<tag>_<name> is folded to
+bpf_prog_<name>, so that a program whose code changed (its tag) is still
+the same function in an A/B.  User mode is one bucket, [user].  Exit
+status 1, with the reason, on input that does not fit.
+"""
+import argparse
+import bisect
+import json
+import os
+import re
+import sys
+
+USER = "[user]"
+UNKNOWN = "[unknown]"
+BPF_REACH = 1 << 16     # a JIT image is at most this far past its symbol
+CACHE_NOTE = "modelled, not measured: L1d and L1i each 32 KiB, 8-way, 64 B lines, LRU, virtually indexed, no prefetch"
+
+
+class Error(Exception):
+    pass
+
+
+def fold_bpf(name):
+    m = re.match(r"^bpf_prog_[0-9a-f]{16}_(.*)$", name)
+    return "bpf_prog_" + m.group(1) if m else name
+
+
+def read_syms(path, bpf_only=False):
+    """[(addr, name, is_bpf)] of a kallsyms file: text and [bpf] symbols"""
+    out = []
+    try:
+        f = open(path)
+    except OSError as e:
+        raise Error("%s: %s" % (path, e.strerror))
+    with f:
+        for n, line in enumerate(f, 1):
+            p = line.split()
+            if len(p) < 3:
+                raise Error("%s:%d: not a kallsyms line: %r" % (path, n, line.strip()))
+            try:
+                addr = int(p[0], 16)
+            except ValueError:
+                raise Error("%s:%d: bad address %r" % (path, n, p[0]))
+            bpf = len(p) > 3 and p[3] == "[bpf]"
+            if bpf_only and not bpf:
+                continue
+            if p[1] not in "tTwW" and not bpf:
+                continue
+            if addr == 0:
+                raise Error("%s:%d: address 0: kallsyms read without root or with kptr_restrict" % (path, n))
+            out.append((addr, fold_bpf(p[2]) if bpf else p[2], bpf))
+    return out
+
+
+class Symbols:
+    """PC to function: kernel text up to _etext, then the window's BPF"""
+
+    def __init__(self, kernel, bpf):
+        kernel = sorted(kernel)
+        self.etext = next((a for a, n, b in kernel if n == "_etext"), None)
+        syms = sorted(kernel + bpf)
+        self.addr = [a for a, n, b in syms]
+        self.name = [n for a, n, b in syms]
+        self.bpf = [b for a, n, b in syms]
+        self.cache = {}
+
+    def lookup(self, pc):
+        if pc == 0:
+            return USER
+        s = self.cache.get(pc)
+        if s is not None:
+            return s
+        i = bisect.bisect_right(self.addr, pc) - 1
+        if i < 0:
+            s = UNKNOWN
+        elif self.bpf[i]:
+            s = self.name[i] if pc - self.addr[i] < BPF_REACH else UNKNOWN
+        elif self.etext is not None and pc >= self.etext:
+            s = UNKNOWN
+        else:
+            s = self.name[i]
+        self.cache[pc] = s
+        return s
+
+
+def read_windows(path):
+    """{id: {"insns", "l1d", "l1i", "pcs": [(pc, insns, l1d, l1i)]}}, cache flag"""
+    wins, cur, cache = {}, None, None
+    try:
+        f = open(path)
+    except OSError as e:
+        raise Error("%s: %s" % (path, e.strerror))
+    with f:
+        for n, line in enumerate(f, 1):
+            p = line.split()
+            where = "%s:%d" % (path, n)
+            if not p:
+                continue
+            if p[0] == "#":
+                if len(p) > 3 and p[1] == "insn_window":
+                    cache = p[3] == "cache=on"
+                if len(p) > 4 and p[1] == "slots" and p[4] != "0":
+                    raise Error("%s: %s kernel PCs found no slot (MAX_SLOTS in plugin/insn_window.c)" % (where, p[4]))
+                continue
+            if p[0] == "X":
+                raise Error("%s: window %s: %s" % (where, p[1], " ".join(p[2:])))
+            try:
+                if p[0] == "W":
+                    if cur is not None:
+                        raise Error("%s: window %s opens inside window %d" % (where, p[1], cur))
+                    cur = int(p[1])
+                    wins[cur] = {"insns": int(p[2]), "l1d": int(p[3]),
+                                 "l1i": int(p[4]), "pcs": []}
+                elif p[0] == "E":
+                    if cur is None or int(p[1]) != cur:
+                        raise Error("%s: end of window %s that is not open" % (where, p[1]))
+                    cur = None
+                elif cur is not None and len(p) == 4:
+                    wins[cur]["pcs"].append((int(p[0], 16), int(p[1]), int(p[2]), int(p[3])))
+                else:
+                    raise Error("%s: not a plugin line: %r" % (where, line.strip()))
+            except ValueError:
+                raise Error("%s: not a plugin line: %r" % (where, line.strip()))
+    if cur is not None:
+        raise Error("%s: window %d has no end (QEMU stopped in it?)" % (path, cur))
+    if cache is None:
+        raise Error("%s: no '# insn_window' header: not the plugin's output" % path)
+    return wins, cache
+
+
+def fold_window(w, syms):
+    """{symbol: [insns, l1d, l1i]}; the symbols' insns add up to the window's"""
+    f = {}
+    for pc, n, d, i in w["pcs"]:
+        s = f.setdefault(syms.lookup(pc), [0, 0, 0])
+        s[0] += n
+        s[1] += d
+        s[2] += i
+    got = sum(v[0] for v in f.values())
+    if got != w["insns"]:
+        raise Error("the window's functions add up to %d insns, its count is %d" % (got, w["insns"]))
+    return f
+
+
+def mean(v):
+    return sum(v) / len(v)
+
+
+def point_functions(runs, cache):
+    """points[].functions from the ok runs' folded windows: [(packets, fold, window)]"""
+    names = set()
+    for _, f, _ in runs:
+        names.update(f)
+    tot = [w["insns"] / pk for pk, _, w in runs]
+    syms = []
+    for s in names:
+        v = [f.get(s, [0, 0, 0])[0] / pk for pk, f, _ in runs]
+        e = {"symbol": s, "insns_per_pkt": mean(v), "min": min(v), "max": max(v)}
+        if cache:
+            e["l1d_misses_per_pkt"] = mean([f.get(s, [0, 0, 0])[1] / pk for pk, f, _ in runs])
+            e["l1i_misses_per_pkt"] = mean([f.get(s, [0, 0, 0])[2] / pk for pk, f, _ in runs])
+        syms.append(e)
+    syms.sort(key=lambda e: (-e["insns_per_pkt"], e["symbol"]))
+    fn = {"source": "QEMU TCG plugin plugin/insn_window.c: every guest instruction of each run's window, user mode as [user]",
+          "runs": len(runs),
+          "window_insns_per_pkt": {"mean": mean(tot), "min": min(tot), "max": max(tot)},
+          "cache_model": CACHE_NOTE if cache else None,
+          "symbols": syms}
+    if cache:
+        fn["l1d_misses_per_pkt"] = mean([w["l1d"] / pk for pk, _, w in runs])
+        fn["l1i_misses_per_pkt"] = mean([w["l1i"] / pk for pk, _, w in runs])
+    return fn
+
+
+def label(doc, p):
+    """As xdp_compare names a point: "XDP_DROP igb native 64B 1 flow",
+    "AF_XDP rxdrop igb native-with-zerocopy 64B" """
+    drv = doc.get("options", {}).get("driver")
+    drv = "" if drv in (None, "veth") else " " + drv
+    if "stack" in p:
+        st = p["stack"] if p["stack"] == "recvmmsg" else p["stack"].upper()
+        return "%s rxdrop%s %s %dB" % (st, drv, p["mode"], p["size"])
+    return "%s%s %s %dB %d flow%s" % (p["action"], drv, p["mode"], p["size"], p["flows"],
+                                      "" if p["flows"] == 1 else "s")
+
+
+def rows(doc):
+    """The matrix's points, then the receive-stack rows (AF_XDP rxdrop)"""
+    return doc.get("points", []) + doc.get("stacks", [])
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise Error("%s: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise Error("%s: not JSON: %s" % (path, e))
+
+
+def cmd_fold(a):
+    wins, cache = read_windows(a.insns)
+    kernel = read_syms(a.kallsyms)
+    if not kernel:
+        raise Error("%s: no text symbols" % a.kallsyms)
+    for path in a.sweep:
+        doc = load(path)
+        if doc.get("options", {}).get("cost_unit") != "insns":
+            raise Error("%s: not an --icount sweep" % path)
+        for p in rows(doc):
+            runs = []
+            ok = [r for r in p.get("runs", []) if r.get("ok")]
+            if "stack" in p and not any("window" in r for r in ok):
+                continue    # an xdp_sweep whose receive-stack rows have no windows
+            for r in ok:
+                if "window" not in r:
+                    raise Error("%s: %s: a run has no window id (xdp_sweep without icount windows)" % (path, label(doc, p)))
+                w = wins.get(r["window"])
+                if w is None:
+                    raise Error("%s: %s: window %d is not in %s" % (path, label(doc, p), r["window"], a.insns))
+                bpf = []
+                if a.windows:
+                    bpf = read_syms(os.path.join(a.windows, "bpf-%d.syms" % r["window"]), True)
+                try:
+                    f = fold_window(w, Symbols(kernel, bpf))
+                except Error as e:
+                    raise Error("%s: %s: window %d: %s" % (path, label(doc, p), r["window"], e))
+                if not r.get("packets"):
+                    raise Error("%s: %s: a run with no packets" % (path, label(doc, p)))
+                runs.append((r["packets"], f, w))
+            if runs:
+                p["functions"] = point_functions(runs, cache)
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        os.rename(tmp, path)
+        show(path, doc, a.top)
+
+
+def show(path, doc, top):
+    pts = [p for p in rows(doc) if "functions" in p]
+    if not pts:
+        return
+    print("%s: per function, guest instructions per packet in the run's window" % os.path.basename(path))
+    print("(the window holds the generator, the receive path and the tool; mean of %d runs)" %
+          pts[0]["functions"]["runs"])
+    for p in pts:
+        fn = p["functions"]
+        w = fn["window_insns_per_pkt"]
+        cache = fn["cache_model"] is not None
+        head = "  %s: %.2f insns/pkt in the window (runs %.2f-%.2f)" % (label(doc, p), w["mean"], w["min"], w["max"])
+        if cache:
+            head += ", modelled L1d %.2f / L1i %.2f misses/pkt" % (fn["l1d_misses_per_pkt"], fn["l1i_misses_per_pkt"])
+        print(head)
+        print("    %10s %8s%s  %s" % ("insns/pkt", "share",
+              "  %8s %8s" % ("L1d-miss", "L1i-miss") if cache else "", "function"))
+        for s in fn["symbols"][:top]:
+            print("    %10.2f %7.1f%%%s  %s" % (s["insns_per_pkt"], 100 * s["insns_per_pkt"] / w["mean"],
+                  "  %8.3f %8.3f" % (s["l1d_misses_per_pkt"], s["l1i_misses_per_pkt"]) if cache else "",
+                  s["symbol"]))
+        rest = fn["symbols"][top:]
+        if rest:
+            print("    %10.2f %7.1f%%  (%d more functions)" % (sum(s["insns_per_pkt"] for s in rest),
+                  100 * sum(s["insns_per_pkt"] for s in rest) / w["mean"], len(rest)))
+    if any(p["functions"]["cache_model"] for p in pts):
+        print("  L1d/L1i misses: %s" % CACHE_NOTE)
+
+
+def cmd_show(a):
+    for path in a.sweep:
+        show(path, load(path), a.top)
+
+
+def deltas(pa, pb):
+    """(total delta, spread, [(symbol, delta, spread)] by |delta|, sum)"""
+    fa, fb = pa["functions"], pb["functions"]
+    wa, wb = fa["window_insns_per_pkt"], fb["window_insns_per_pkt"]
+    sa = {s["symbol"]: s for s in fa["symbols"]}
+    sb = {s["symbol"]: s for s in fb["symbols"]}
+    zero = {"insns_per_pkt": 0, "min": 0, "max": 0}
+    d = []
+    for s in set(sa) | set(sb):
+        x, y = sa.get(s, zero), sb.get(s, zero)
+        d.append((s, y["insns_per_pkt"] - x["insns_per_pkt"],
+                  (x["max"] - x["min"]) + (y["max"] - y["min"])))
+    d.sort(key=lambda t: (-abs(t[1]), t[0]))
+    return (wb["mean"] - wa["mean"], (wa["max"] - wa["min"]) + (wb["max"] - wb["min"]),
+            d, sum(t[1] for t in d))
+
+
+def moved(t):
+    """beyond the spread of its runs in A and B (and a rounding floor)"""
+    return abs(t[1]) > max(t[2], 0.005)
+
+
+def cmd_ab(a):
+    da, db = load(a.a), load(a.b)
+    pb = {label(db, p): p for p in rows(db) if "functions" in p}
+    n = 0
+    for p in rows(da):
+        q = pb.get(label(da, p))
+        if "functions" not in p or q is None:
+            continue
+        n += 1
+        tot, spread, d, s = deltas(p, q)
+        mv = [t for t in d if moved(t)]
+        parts = ", ".join("%s %+.2f" % (t[0], t[1]) for t in mv[:a.top]) or \
+            "no function beyond its spread"
+        print("%s: %+.2f insns/pkt in the window (spread %.2f): %s" % (label(da, p), tot, spread, parts))
+        sa = {x["symbol"]: x["insns_per_pkt"] for x in p["functions"]["symbols"]}
+        sb = {x["symbol"]: x["insns_per_pkt"] for x in q["functions"]["symbols"]}
+        if mv:
+            print("    %11s %11s %9s %7s  %s" % ("A insns/pkt", "B insns/pkt", "delta", "spread", "function"))
+        for t in mv[:a.top]:
+            print("    %11.2f %11.2f %+9.2f %7.2f  %s" % (sa.get(t[0], 0), sb.get(t[0], 0), t[1], t[2], t[0]))
+        rest = sum(t[1] for t in d) - sum(t[1] for t in mv[:a.top])
+        print("    the other %d functions %+.2f; all %d sum to %+.2f = the window's delta %+.2f" %
+              (len(d) - len(mv[:a.top]), rest, len(d), s, tot))
+    if not n:
+        raise Error("%s and %s have no point with per-function counts in common" % (a.a, a.b))
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="exact-funcs.py",
+                                 description="per-function exact counts (Documentation/exact_cost.rst)")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("fold")
+    f.add_argument("--insns", required=True)
+    f.add_argument("--kallsyms", required=True)
+    f.add_argument("--windows")
+    f.add_argument("--top", type=int, default=10)
+    f.add_argument("sweep", nargs="+")
+    s = sub.add_parser("show")
+    s.add_argument("--top", type=int, default=10)
+    s.add_argument("sweep", nargs="+")
+    b = sub.add_parser("ab")
+    b.add_argument("--top", type=int, default=8)
+    b.add_argument("a")
+    b.add_argument("b")
+    a = ap.parse_args()
+    try:
+        {"fold": cmd_fold, "show": cmd_show, "ab": cmd_ab}[a.cmd](a)
+    except Error as e:
+        print("exact-funcs: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

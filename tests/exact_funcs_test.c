@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scripts/exact-funcs.py, the host side of the exact mode's per-function
+ * counts (Documentation/exact_cost.rst): a plugin output, a kallsyms and a
+ * window's BPF symbols made here, folded into a sweep result.  Each PC
+ * lands in the function whose symbol is the last at or below it (kernel
+ * text up to _etext, a BPF program within its reach, user mode as [user],
+ * the rest [unknown]); bpf_prog_<tag>_<name> loses its tag; per packet
+ * figures are the runs' means, and the functions add up to the window.
+ * AF_XDP rows are folded too (a row of an older xdp_sweep without window
+ * ids is left as it is).  An A/B names the function that moved and says
+ * the sum.  Bad input (a
+ * window whose PCs do not add up to its count, an unknown window id, a
+ * window without an end, a sweep that is not --icount, kallsyms read
+ * without root) fails with the reason and leaves the result unchanged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "run_cmd.h"
+
+#define KALLSYMS							\
+	"ffffffff81000000 T _stext\n"					\
+	"ffffffff81000100 T foo\n"					\
+	"ffffffff81000200 t bar\n"					\
+	"ffffffff81000280 D some_data\n"				\
+	"ffffffff81100000 T _etext\n"
+
+#define BPF_SYMS							\
+	"ffffffffa0000800 t bpf_prog_0123456789abcdef_xdp_action\t[bpf]\n"
+
+/*
+ * Window 7: 100 user insns, foo 10 + 5, bar 7 (some_data is no text: bar
+ * keeps its PC), the program 20, 3 past _etext and 2 far past the
+ * program: 147 in all.  Window 8 (B): the program 40.
+ */
+#define INSNS_HEAD "# insn_window 1 cache=off l1=32768/8/64\n"
+#define WINDOW(id, prog, total)						\
+	"W " #id " " #total " 0 0 0 0\n"				\
+	"0 100 0 0\n"							\
+	"ffffffff81000100 10 0 0\n"					\
+	"ffffffff81000150 5 0 0\n"					\
+	"ffffffff81000290 7 0 0\n"					\
+	"ffffffffa0000810 " #prog " 0 0\n"				\
+	"ffffffff81200000 3 0 0\n"					\
+	"ffffffffa0100000 2 0 0\n"					\
+	"E " #id "\n"
+
+#define SWEEP(id)							\
+	"{\"schema\": \"xdp-sweep/1\", \"options\": {\"cost_unit\": \"insns\", \"driver\": \"veth\"},\n" \
+	" \"points\": [{\"action\": \"XDP_DROP\", \"mode\": \"native\", \"size\": 64, \"flows\": 1,\n" \
+	"  \"runs\": [{\"ok\": true, \"packets\": 10, \"window\": " #id "},\n" \
+	"           {\"ok\": false, \"error\": \"x\"}]}]}\n"
+
+FIXTURE(funcs) {
+	char dir[64];
+	char out[16384];
+};
+
+FIXTURE_SETUP(funcs)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/exact-funcs-test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+}
+
+FIXTURE_TEARDOWN(funcs)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+static void put(FIXTURE_DATA(funcs) *self, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", self->dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+/* exact-funcs.py fold on dir/insns, dir/kallsyms, dir/bpf-ID.syms */
+static int fold(FIXTURE_DATA(funcs) *self, const char *json)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py fold --insns %s/insns --kallsyms %s/kallsyms --windows %s %s/%s 2>&1",
+		 self->dir, self->dir, self->dir, self->dir, json);
+	return run_cmd(cmd, self->out, sizeof(self->out));
+}
+
+/* python over dir/NAME as doc, and the schema's functions object */
+static int check(FIXTURE_DATA(funcs) *self, const char *name, const char *py)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 - %s/%s Documentation/sweep.schema.json <<'EOF' 2>&1\n"
+		 "import json, sys, jsonschema\n"
+		 "doc = json.load(open(sys.argv[1]))\n"
+		 "fs = json.load(open(sys.argv[2]))['properties']['points']['items']['properties']['functions']\n"
+		 "%s\n"
+		 "print('ok')\n"
+		 "EOF", self->dir, name, py);
+	return run_cmd(cmd, self->out, sizeof(self->out));
+}
+
+static void setup_ab(FIXTURE_DATA(funcs) *self)
+{
+	put(self, "kallsyms", KALLSYMS);
+	put(self, "bpf-7.syms", BPF_SYMS);
+	put(self, "bpf-8.syms",
+	    "ffffffffa0000800 t bpf_prog_fedcba9876543210_xdp_action\t[bpf]\n");
+	put(self, "insns", INSNS_HEAD WINDOW(7, 20, 147) WINDOW(8, 40, 167)
+		"# slots 9 overflow 0\n");
+	put(self, "a.json", SWEEP(7));
+	put(self, "b.json", SWEEP(8));
+}
+
+TEST_F(funcs, fold_maps_and_adds_up)
+{
+	setup_ab(self);
+	ASSERT_EQ(0, fold(self, "a.json")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "XDP_DROP native 64B 1 flow: 14.70 insns/pkt in the window"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, check(self, "a.json",
+		"f = doc['points'][0]['functions']\n"
+		"jsonschema.validate(f, fs)\n"
+		"got = {s['symbol']: s['insns_per_pkt'] for s in f['symbols']}\n"
+		"want = {'[user]': 10.0, 'bpf_prog_xdp_action': 2.0, 'foo': 1.5,\n"
+		"        'bar': 0.7, '[unknown]': 0.5}\n"
+		"assert got == want, got\n"
+		"assert f['runs'] == 1 and f['window_insns_per_pkt']['mean'] == 14.7, f\n"
+		"assert abs(sum(got.values()) - 14.7) < 1e-9\n"
+		"assert f['cache_model'] is None and 'l1d_misses_per_pkt' not in f, f\n"
+		"assert [s['symbol'] for s in f['symbols']][:2] == ['[user]', 'bpf_prog_xdp_action']"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("ok\n", self->out);
+}
+
+/* The AF_XDP rows (stacks) are folded and named as xdp_compare names them */
+TEST_F(funcs, fold_stacks_rows)
+{
+	put(self, "kallsyms", KALLSYMS);
+	put(self, "bpf-7.syms", BPF_SYMS);
+	put(self, "insns", INSNS_HEAD WINDOW(7, 20, 147));
+	put(self, "s.json",
+	    "{\"options\": {\"cost_unit\": \"insns\", \"driver\": \"igb\"}, \"points\": [],\n"
+	    " \"stacks\": [{\"stack\": \"af_xdp\", \"mode\": \"native-with-zerocopy\", \"size\": 64,\n"
+	    "  \"runs\": [{\"ok\": true, \"packets\": 10, \"window\": 7}]},\n"
+	    "  {\"stack\": \"af_xdp\", \"mode\": \"native\", \"size\": 64,\n"
+	    "  \"runs\": [{\"ok\": true, \"packets\": 10}]}]}\n");
+	ASSERT_EQ(0, fold(self, "s.json")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"AF_XDP rxdrop igb native-with-zerocopy 64B: 14.70 insns/pkt in the window"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, check(self, "s.json",
+		"st = doc['stacks']\n"
+		"jsonschema.validate(st[0]['functions'], fs)\n"
+		"assert 'functions' not in st[1], st[1]"))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("ok\n", self->out);
+}
+
+TEST_F(funcs, ab_names_the_function_that_moved)
+{
+	char cmd[512];
+
+	setup_ab(self);
+	ASSERT_EQ(0, fold(self, "a.json")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, fold(self, "b.json")) TH_LOG("%s", self->out);
+	snprintf(cmd, sizeof(cmd), "scripts/exact-funcs.py ab %s/a.json %s/b.json 2>&1",
+		 self->dir, self->dir);
+	ASSERT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"XDP_DROP native 64B 1 flow: +2.00 insns/pkt in the window (spread 0.00): bpf_prog_xdp_action +2.00\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "all 5 sum to +2.00 = the window's delta +2.00"))
+		TH_LOG("%s", self->out);
+}
+
+/* Each bad input: status 1, the reason, the result as it was */
+TEST_F(funcs, bad_input_fails_clearly)
+{
+	static const struct {
+		const char *insns, *kallsyms, *sweep, *msg;
+	} cases[] = {
+		{ INSNS_HEAD WINDOW(7, 20, 148), KALLSYMS, SWEEP(7),
+		  "add up to 147 insns, its count is 148" },
+		{ INSNS_HEAD WINDOW(7, 20, 147), KALLSYMS, SWEEP(9),
+		  "window 9 is not in" },
+		{ INSNS_HEAD "W 7 100 0 0 0 0\n0 100 0 0\n", KALLSYMS, SWEEP(7),
+		  "window 7 has no end" },
+		{ WINDOW(7, 20, 147), KALLSYMS, SWEEP(7),
+		  "no '# insn_window' header" },
+		{ INSNS_HEAD "X 7 stop without its start\n", KALLSYMS, SWEEP(7),
+		  "window 7: stop without its start" },
+		{ INSNS_HEAD WINDOW(7, 20, 147),
+		  "0000000000000000 T _stext\n", SWEEP(7),
+		  "address 0: kallsyms read without root" },
+		{ INSNS_HEAD WINDOW(7, 20, 147), KALLSYMS,
+		  "{\"options\": {\"cost_unit\": \"ns\"}, \"points\": []}\n",
+		  "not an --icount sweep" },
+		{ INSNS_HEAD WINDOW(7, 20, 147) "# slots 1048576 overflow 12\n",
+		  KALLSYMS, SWEEP(7), "12 kernel PCs found no slot" },
+	};
+	char before[4096], after[4096], cmd[512];
+	size_t i;
+
+	put(self, "bpf-7.syms", BPF_SYMS);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put(self, "insns", cases[i].insns);
+		put(self, "kallsyms", cases[i].kallsyms);
+		put(self, "s.json", cases[i].sweep);
+		snprintf(cmd, sizeof(cmd), "cat %s/s.json", self->dir);
+		run_cmd(cmd, before, sizeof(before));
+		EXPECT_EQ(1, fold(self, "s.json")) TH_LOG("case %zu: %s", i, self->out);
+		EXPECT_NE(NULL, strstr(self->out, cases[i].msg))
+			TH_LOG("case %zu: want '%s', got: %s", i, cases[i].msg, self->out);
+		run_cmd(cmd, after, sizeof(after));
+		EXPECT_STREQ(before, after) TH_LOG("case %zu changed the result", i);
+	}
+}
+
+TEST_HARNESS_MAIN
