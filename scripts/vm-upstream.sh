@@ -74,6 +74,13 @@ xdp_py() {	# NAME TREE ARGS...
 
 ip netns del $ns
 trap - EXIT
+# The peer comes back to this namespace when its namespace is gone, in the
+# background: wait for it, then leave the pair as it was found
+for _ in $(seq 100); do
+	[ -e "/sys/class/net/$peer" ] && break
+	sleep 0.1
+done
+ip addr flush dev "$dut"
 
 if [ "$test_progs" != - ]; then
 	echo "vm-upstream: xsk: test_progs -t xsk"
