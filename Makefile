@@ -22,6 +22,11 @@
 # make series-prove  each kernel patch: its tests fail before it, pass with it
 # make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
 #                    by the suite (MUTANTS=a,b: a subset; about an hour)
+# make upstream-check  upstream's own tests as the judge: drivers/net/xdp.py
+#                    (and the cases patches/xdp-py/ adds) on the igb pair and
+#                    test_progs -t xsk, baseline and series kernels
+# make xdp-py-check  patches/xdp-py/ (the second series): git am alone,
+#                    checkpatch --strict, its selftests build
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
 
@@ -59,12 +64,13 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 
 .PHONY: all deps selftests-framework selftests samples tests check check-sanitize run bench-peers compare clean help options-doc \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
-	exact-cost kernel-ab kernel-ab-test series-prove mutation-check plugin
+	exact-cost kernel-ab kernel-ab-test series-prove mutation-check plugin \
+	upstream-check xdp-py-check
 
 all: selftests samples tests
 
 help:
-	@sed -n '3,28s/^# \{0,1\}//p' Makefile
+	@sed -n '3,31s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -262,6 +268,13 @@ series-prove: kernel-deps kernel-tree selftests all
 # SURVIVED (Documentation/mutation_check.rst); not in make check or .ci/run
 mutation-check: kernel-deps kernel-tree selftests all
 	@scripts/mutation-check.sh $(if $(MUTANTS),--mutants "$(MUTANTS)") $(MUTATION_OPTS)
+
+# Upstream's own tests (Documentation/kernel_pipeline.rst); not in .ci/run
+upstream-check: kernel-deps kernel-tree selftests
+	@scripts/upstream-check.sh $(UPSTREAM_CHECK_OPTS)
+
+xdp-py-check: kernel-deps kernel-tree
+	@scripts/xdp-py-check.sh
 
 kernel-ab-test: kernel-deps kernel all plugin
 	@scripts/kernel-ab-test.sh $(if $(TEST_TOLERANCE),--tolerance $(TEST_TOLERANCE))

@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# upstream-check.sh [--no-build] [--no-btf] - upstream's own tests as the judge of the
+# series: the baseline kernel (kernel/ at its tag) and the series kernel
+# (kernel/ as it is), each built as the test kernel plus kernel BTF
+# (scripts/upstream.config), each booted under QEMU with the two igb NICs
+# (--icount), running scripts/vm-upstream.sh:
+#   - tools/testing/selftests/drivers/net/xdp.py of the pinned tree,
+#     unchanged, on the igb pair (the peer in a network namespace);
+#   - the cases patches/xdp-py/ adds to it (scripts/xdp-py-check.sh makes
+#     that tree: git am on the baseline, checkpatch, build);
+#   - selftests/bpf's test_progs -t xsk (ns_xsk_skb, ns_xsk_drv on veth),
+#     built with its AF_XDP tests only (scripts/upstream-xsk-build.sh);
+# and, on the series kernel, the project's suite (scripts/vm-selftests.sh)
+# for the coverage table.  Prints one line per case and kernel, and writes
+# them to build/upstream/report.txt; the TAP of each part is under
+# build/upstream/vm-{base,series}/.  Exits non-zero if a part could not
+# run; the pass/fail of the cases is the report (the baseline is meant to
+# fail the multi-buffer cases).
+#
+# --no-build  use the kernels and test builds there already
+# --no-btf    the test kernels as they are, without BTF (ccache makes them
+#             quick; the baseline is built in kernel/ at its tag, as
+#             kernel-ab.sh does), and xdp.py's program built without its
+#             kfunc (scripts/upstream-nobtf-tree.sh: a stated deviation)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/upstream
+kernel=$top/kernel
+build=1
+btf=1
+
+die() { echo "upstream-check: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-build) build=0; shift ;;
+	--no-btf) btf=0; shift ;;
+	-h|--help) sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+git -C "$kernel" rev-parse -q --verify baseline >/dev/null ||
+	die "kernel/ has no tag baseline (make kernel-tree)"
+# What upstream's tests and their builds need beyond make kernel-deps:
+# pahole (kernel BTF), clang (BPF objects), socat, ethtool, bpftool (xdp.py
+# and its lib), rsync (headers_install), python3-yaml (the YNL library)
+"$top/scripts/kernel-deps.sh"
+pkgs=(dwarves clang llvm socat ethtool bpftool iproute2 rsync python3-yaml
+      libelf-dev zlib1g-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = \
+	  "install ok installed" ] || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	[ "$(id -u)" -eq 0 ] || die "missing: ${missing[*]}; run as root"
+	echo "upstream-check: installing ${missing[*]}" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -q update >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
+		--no-install-recommends "${missing[@]}" >&2
+fi
+
+start=$(date +%s)
+mkdir -p "$out"
+
+# A work tree of kernel/ at the baseline, made once
+tree_at_baseline() {	# DIR
+	[ -f "$1/Makefile" ] && return 0
+	git -C "$kernel" worktree prune
+	git -C "$kernel" worktree add -q --detach "$1" baseline
+}
+
+# The baseline of kernel/, built in kernel/ itself (ccache hits the objects
+# of earlier builds: they are keyed by the path under the project)
+build_tag() {	# OUT
+	local back
+	[ -z "$(git -C "$kernel" status --porcelain)" ] ||
+		die "kernel/ has uncommitted changes: commit them first"
+	back=$(git -C "$kernel" symbolic-ref -q --short HEAD || git -C "$kernel" rev-parse HEAD)
+	git -C "$kernel" checkout -q baseline
+	trap 'git -C "$kernel" checkout -q "$back"' EXIT
+	"$top/scripts/kernel-build.sh" "$kernel" "$1"
+	git -C "$kernel" checkout -q "$back"
+	trap - EXIT
+}
+
+if [ $build -eq 1 ]; then
+	if [ $btf -eq 1 ]; then
+		export KERNEL_CONFIG_EXTRA=$top/scripts/upstream.config
+		tree_at_baseline "$out/src-base"
+		"$top/scripts/kernel-build.sh" "$out/src-base" "$out/kbuild-base"
+		unset KERNEL_CONFIG_EXTRA
+	else
+		"$top/scripts/kernel-build.sh" "$kernel" "$top/build/kbuild-up-series"
+		build_tag "$top/build/kbuild-up-base"
+	fi
+	[ $btf -eq 0 ] || KERNEL_CONFIG_EXTRA=$top/scripts/upstream.config \
+		"$top/scripts/kernel-build.sh" "$kernel" "$out/kbuild-series"
+
+	# The pristine selftests (xdp.py, net/lib, selftests/bpf)
+	tree_at_baseline "$out/ksft-up"
+	make -s -C "$out/ksft-up" headers_install >"$out/ksft-up.log" 2>&1 ||
+		die "headers_install failed, see $out/ksft-up.log"
+	make -s -C "$out/ksft-up/tools/testing/selftests/net/lib" >>"$out/ksft-up.log" 2>&1 ||
+		die "make -C tools/testing/selftests/net/lib failed, see $out/ksft-up.log"
+	"$top/scripts/upstream-xsk-build.sh" "$out/ksft-up" "$out/xsk"
+	# The tree with patches/xdp-py/
+	"$top/scripts/xdp-py-check.sh"
+	if [ $btf -eq 0 ]; then
+		"$top/scripts/upstream-nobtf-tree.sh" "$out/ksft-up" "$out/nobtf-up"
+		"$top/scripts/upstream-nobtf-tree.sh" "$out/ksft-new" "$out/nobtf-new"
+	fi
+	make -s -C "$top" selftests
+fi
+built=$(date +%s)
+
+img_base=$out/kbuild-base/arch/x86/boot/bzImage
+img_series=$out/kbuild-series/arch/x86/boot/bzImage
+# Without BTF, the build directories at the depth of the project's others
+# (build/kbuild*), so that ccache's relative paths are theirs
+if [ $btf -eq 0 ]; then
+	img_base=$top/build/kbuild-up-base/arch/x86/boot/bzImage
+	img_series=$top/build/kbuild-up-series/arch/x86/boot/bzImage
+fi
+t_up=$out/ksft-up t_new=$out/ksft-new
+[ $btf -eq 1 ] || t_up=$out/nobtf-up t_new=$out/nobtf-new
+for f in "$img_base" "$img_series" "$out/xsk/test_progs" \
+	 "$t_new/tools/testing/selftests/net/lib/xdp_native.bpf.o"; do
+	[ -e "$f" ] || die "$f missing (run without --no-build)"
+done
+
+# Both boots at once (each guest has one vCPU)
+boot() {	# NAME IMAGE COMMAND
+	local name=$1 img=$2
+	shift 2
+	rm -rf "$out/vm-$name"
+	mkdir -p "$out/vm-$name"
+	"$top/scripts/vm-run.sh" --icount --timeout 3000 --kernel "$img" \
+		--out "$out/vm-$name" --log "$out/console-$name.log" \
+		-- bash -c "$*" >/dev/null 2>&1
+	echo $? > "$out/vm-$name.rc"
+}
+up="scripts/vm-upstream.sh $t_up $t_new $out/xsk/test_progs"
+boot base "$img_base" "$up" &
+boot series "$img_series" "$up" &
+wait
+# The project's suite in a boot of its own (after xdp.py's namespace games
+# and under load, in the same boot it lost its interfaces)
+boot suite "$img_series" scripts/vm-selftests.sh
+
+# The report: one line per case, both kernels
+report=$out/report.txt
+{
+	echo "upstream-check: $(git -C "$kernel" describe --tags --always baseline 2>/dev/null || echo baseline) against the series (kernel/ $(git -C "$kernel" rev-parse --short HEAD)),"
+	if [ $btf -eq 1 ]; then
+		echo "test kernels tinyconfig + xsk config + scripts/vm.config + scripts/upstream.config (BTF),"
+	else
+		echo "test kernels tinyconfig + xsk config + scripts/vm.config, no BTF: xdp_native.bpf.o"
+		echo "without its kfunc bpf_xdp_pull_data() (scripts/upstream-nobtf-tree.sh),"
+	fi
+	echo "QEMU TCG --icount, two igb (82576) on one hub"
+	for part in xdp xdp-new xsk; do
+		echo
+		echo "== $part =="
+		python3 "$top/scripts/upstream-report.py" \
+			"$out/vm-base/$part.tap" "$out/vm-series/$part.tap"
+	done
+	echo
+	echo "== the project's suite on the series kernel (scripts/vm-selftests.sh) =="
+	for t in veth igb; do
+		f=$out/vm-suite/$t.tap
+		[ -f "$f" ] || { echo "  $t: not run"; continue; }
+		echo "  $t: $(grep -c '^ok' "$f") ok ($(grep -c '^ok .*# SKIP' "$f") of them skips), $(grep -c '^not ok' "$f") not ok"
+	done
+	echo
+	echo "upstream-check: builds $((built - start)) s, boots $(( $(date +%s) - built )) s (baseline and series at once, then the suite)"
+} | tee "$report"
+
+for name in base series; do
+	for part in xdp xdp-new xsk; do
+		[ -f "$out/vm-$name/$part.tap" ] ||
+			die "$name: $part did not run (console in $out/console-$name.log)"
+	done
+done

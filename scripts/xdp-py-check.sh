@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# xdp-py-check.sh [--save TREE] - check patches/xdp-py/, the second,
+# separate series (new cases for upstream's drivers/net/xdp.py), the way a
+# maintainer takes it, on its own:
+#   1. `git am patches/xdp-py/0*.patch` on a fresh work tree of kernel/'s
+#      `baseline` tag (build/upstream/ksft-new), without the main series;
+#   2. checkpatch --strict on each patch (the baseline's own script);
+#   3. its selftests build: headers_install, make -C
+#      tools/testing/selftests/net/lib (the BPF objects, with clang), and
+#      python3 -m py_compile of xdp.py.
+# The tree is left in place: scripts/upstream-check.sh runs its cases.
+#
+# --save TREE: first write patches/xdp-py/ from TREE's commits after its
+# `baseline` tag (git format-patch; the cover letter's subject and text
+# from patches/xdp-py/cover-letter.in), then check them.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$top/patches/xdp-py
+wt=$top/build/upstream/ksft-new
+kernel=$top/kernel
+
+die() { echo "xdp-py-check: $*" >&2; exit 1; }
+
+save=""
+case "${1:-}" in
+--save) save=${2:?--save needs a tree}; shift 2 ;;
+-h|--help) sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+"") ;;
+*) die "unknown argument '$1' (see --help)" ;;
+esac
+[ $# -eq 0 ] || die "unknown argument '$1' (see --help)"
+git -C "$kernel" rev-parse -q --verify baseline >/dev/null ||
+	die "kernel/ has no tag baseline (make kernel-tree)"
+
+if [ -n "$save" ]; then
+	git -C "$save" rev-parse -q --verify baseline >/dev/null ||
+		die "--save $save: no tag baseline there"
+	[ -f "$dir/cover-letter.in" ] || die "$dir/cover-letter.in is missing"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	git -C "$save" format-patch -q --zero-commit --cover-letter \
+		--base=baseline -o "$tmp" baseline..HEAD
+	last=$(ls "$tmp"/*.patch | tail -1)
+	python3 - "$tmp/0000-cover-letter.patch" "$dir/cover-letter.in" "$last" <<'EOF'
+import re, sys
+cover, src, last = sys.argv[1:4]
+lines = open(src).read().split('\n')
+text = open(cover).read()
+text = text.replace('*** SUBJECT HERE ***', lines[0])
+text = text.replace('*** BLURB HERE ***', '\n'.join(lines[1:]).strip('\n'))
+date = re.search(r'^Date: .*$', open(last).read(), re.M).group(0)
+text = re.sub(r'^Date: .*$', date, text, count=1, flags=re.M)
+open(cover, 'w').write(text)
+EOF
+	mv "$tmp/0000-cover-letter.patch" "$tmp/0000-cover-letter.txt"
+	find "$dir" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
+	cp "$tmp"/* "$dir/"
+	echo "xdp-py-check: patches/xdp-py/ written from $save ($(ls "$dir"/0*.patch | wc -l) patches)" >&2
+fi
+
+shopt -s nullglob
+series=("$dir"/0*.patch)
+shopt -u nullglob
+[ ${#series[@]} -gt 0 ] || die "patches/xdp-py/ has no patches"
+
+# 1. git am on a fresh baseline
+if [ -e "$wt" ]; then
+	git -C "$kernel" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	git -C "$kernel" worktree prune
+fi
+mkdir -p "$(dirname "$wt")"
+git -C "$kernel" worktree add -q --detach "$wt" baseline
+git -C "$wt" -c user.name=xdp-py-check -c user.email=xdp-py-check@invalid \
+	am -q --whitespace=error-all "${series[@]}" || {
+	git -C "$wt" am --abort 2>/dev/null || true
+	die "git am patches/xdp-py/0*.patch does not apply on the baseline"
+}
+echo "xdp-py-check: git am: ${#series[@]} patches apply on the baseline, on their own" >&2
+
+# 2. checkpatch
+bad=0
+for p in "${series[@]}"; do
+	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
+	if [ -n "$res" ]; then
+		echo "xdp-py-check: checkpatch --strict: $(basename "$p"):" >&2
+		echo "$res" >&2
+		bad=1
+	fi
+done
+[ $bad -eq 0 ] || die "checkpatch --strict found problems"
+echo "xdp-py-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
+
+# 3. the selftests build
+make -s -C "$wt" headers_install >"$wt/headers.log" 2>&1 ||
+	die "make headers_install failed, see $wt/headers.log"
+make -s -C "$wt/tools/testing/selftests/net/lib" >"$wt/net-lib.log" 2>&1 ||
+	{ tail -20 "$wt/net-lib.log" >&2; die "make -C tools/testing/selftests/net/lib failed"; }
+[ -f "$wt/tools/testing/selftests/net/lib/xdp_native.bpf.o" ] ||
+	die "xdp_native.bpf.o was not built"
+python3 -m py_compile "$wt/tools/testing/selftests/drivers/net/xdp.py" ||
+	die "xdp.py does not compile"
+echo "xdp-py-check: net/lib builds (xdp_native.bpf.o, xdp_helper), xdp.py compiles" >&2
