@@ -29,8 +29,18 @@
 #                    checkpatch --strict, its selftests build
 #
 # KERNEL_SRC=/path/to/linux uses that tree instead of the pinned source.
+# KERNEL=7.3 works on Linux 7.3 (KERNEL_PIN-7.3, Debian experimental)
+# instead of the default pin, 7.2 (KERNEL_PIN): its own kernel-7.3/ and
+# build/*-7.3 directories, e.g. make KERNEL=7.3 series-check vm-check;
+# KERNEL_PIN_FILE=FILE names a pin file of your own.
 
-include KERNEL_PIN
+# The pin: scripts/kernel-pin.sh chooses it, here and in every kernel script
+PIN_FILE := $(shell KERNEL='$(KERNEL)' KERNEL_PIN_FILE='$(KERNEL_PIN_FILE)' scripts/kernel-pin.sh --file)
+ifeq ($(PIN_FILE),)
+$(error no kernel pin (KERNEL=$(KERNEL) KERNEL_PIN_FILE=$(KERNEL_PIN_FILE)): see the message above)
+endif
+export KERNEL KERNEL_PIN_FILE
+include $(PIN_FILE)
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
@@ -70,7 +80,7 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 all: selftests samples tests
 
 help:
-	@sed -n '3,31s/^# \{0,1\}//p' Makefile
+	@sed -n '3,35s/^# \{0,1\}//p' Makefile
 
 deps: selftests-framework
 	@scripts/deps.sh
@@ -78,7 +88,7 @@ deps: selftests-framework
 # The kselftest framework comes from the pinned kernel source, unchanged
 selftests-framework: $(KSFT_STAMP) $(KHDR_STAMP)
 
-$(KSFT_STAMP): KERNEL_PIN
+$(KSFT_STAMP): $(PIN_FILE)
 	@scripts/deps.sh
 	@src="$(KERNEL_SRC)"; \
 	if [ -z "$$src" ]; then src=$$(scripts/kernel-source.sh $(BUILD)/src) || exit 1; fi; \

@@ -11,7 +11,8 @@
 # that set only; values without spaces).
 #
 # Options:
-#   --kernel IMAGE   bzImage (default build/kbuild/arch/x86/boot/bzImage)
+#   --kernel IMAGE   bzImage (default build/kbuild/arch/x86/boot/bzImage;
+#                    build/kbuild-7.3/... for KERNEL=7.3)
 #   --out DIR        where the results go (default build/exact)
 #   --timeout SEC    kill a guest that has not finished (default 1800)
 #   --funcs          count guest instructions per guest function in each
@@ -25,8 +26,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel="$top/build/kbuild/arch/x86/boot/bzImage"
-out="$top/build/exact"
+. "$top/scripts/kernel-pin.sh"
+kernel=$kernel_image
+out=$(kernel_dir exact)
 timeout=1800
 funcs=0 cache=0
 

@@ -70,8 +70,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel="$top/build/kbuild/arch/x86/boot/bzImage"
-out="$top/build/kernel-ab-test"
+. "$top/scripts/kernel-pin.sh"
+kernel=$kernel_image
+out=$(kernel_dir kernel-ab-test)
 tolerance=0.5
 same_tolerance=0.5
 xsk_tolerance=0.5

@@ -31,7 +31,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-base="" series="" out="$top/build/kernel-ab" tolerance=0.1 kdir="$top/kernel"
+. "$top/scripts/kernel-pin.sh"
+base="" series="" out=$(kernel_dir kernel-ab) tolerance=0.1 kdir=$kernel_tree
 base_image="" series_image="" funcs=()
 
 die() { echo "kernel-ab: $*" >&2; exit 1; }
@@ -93,19 +94,19 @@ if [ -n "$base_image" ]; then
 	kernel_a=$base_image kernel_b=$series_image
 	base=${base:-$base_image} series=${series:-$series_image}
 elif [ -n "$base" ]; then
-	img_a="$top/build/kbuild-ab-base"
+	img_a=$(kernel_dir kbuild-ab-base)
 	build "$base" "$img_a"
 else
-	img_a="$top/build/kbuild-base"
+	img_a=$(kernel_dir kbuild-base)
 	build_tag "$img_a"
 fi
 if [ -n "$base_image" ]; then
 	:
 elif [ -n "$series" ]; then
-	img_b="$top/build/kbuild-ab-series"
+	img_b=$(kernel_dir kbuild-ab-series)
 	build "$series" "$img_b"
 else
-	img_b="$top/build/kbuild"
+	img_b=$kernel_out
 	build "$kdir" "$img_b"
 fi
 if [ -z "$base_image" ]; then

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel-build.sh [TREE [OUT]] - build the test kernel of TREE (default
-# kernel/) into OUT (default build/kbuild): x86_64 tinyconfig, plus the
+# kernel/) into OUT (default build/kbuild; for KERNEL=7.3, kernel-7.3/ and
+# build/kbuild-7.3: scripts/kernel-pin.sh): x86_64 tinyconfig, plus the
 # selftests' config (the tree's tools/testing/selftests/xsk/config, else
 # the project's) and the VM's fragment (scripts/vm.config), and the file
 # KERNEL_CONFIG_EXTRA names, if any.  Every option asked for must come out
-# as asked, or the build stops naming it.
+# as asked, or the build stops naming it; an option the tree's Kconfig does
+# not define at all (CONFIG_PROC_SYSCTL on 7.3) is named in a note.
 #
 # The C files the series (baseline..HEAD) touches are compiled again with
 # W=1, and any warning there fails the build.  ccache is used when present
@@ -16,11 +18,13 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$(cd "${1:-$top/kernel}" && pwd)
-out=${2:-$top/build/kbuild}
 jobs=${JOBS:-$(nproc)}
 
 die() { echo "kernel-build: $*" >&2; exit 1; }
+
+. "$top/scripts/kernel-pin.sh"
+tree=$(cd "${1:-$kernel_tree}" && pwd)
+out=${2:-$kernel_out}
 
 [ -f "$tree/Makefile" ] || die "$tree is not a kernel tree (make kernel-tree first)"
 mkdir -p "$out"
@@ -66,7 +70,15 @@ if ! cmp -s "$want.new" "$want" || [ ! -f "$out/.config" ] ||
 		got=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" || true)
 		case "$got" in
 		"$opt=$val") ;;
-		*) echo "kernel-build: $opt=$val asked, config has: ${got:-nothing}" >&2
+		"")	# an option the tree's Kconfig does not define (one
+			# that a later kernel renamed or folded into another)
+			if ! grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${opt#CONFIG_}\$" "$tree"; then
+				echo "kernel-build: note: $opt=$val asked, but $(make -s -C "$tree" kernelversion) has no ${opt#CONFIG_}: left out" >&2
+			else
+				echo "kernel-build: $opt=$val asked, config has: nothing" >&2
+				bad=1
+			fi ;;
+		*) echo "kernel-build: $opt=$val asked, config has: $got" >&2
 		   bad=1 ;;
 		esac
 	done < "$want.new"

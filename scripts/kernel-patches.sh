@@ -44,7 +44,8 @@ if [ "${1:-}" = --parts ]; then
 	echo "$part_names"
 	exit 0
 fi
-tree="$top/kernel"
+. "$top/scripts/kernel-pin.sh"
+tree=$kernel_tree
 out="$top/patches"
 
 die() { echo "kernel-patches: $*" >&2; exit 1; }

@@ -5,7 +5,8 @@
 # would before taking it:
 #
 #   1. on a fresh copy of the baseline (a work tree of kernel/ at the
-#      `baseline` tag, under build/series-check), `git am patches/*.patch`
+#      `baseline` tag, under build/series-check; for KERNEL=7.3,
+#      kernel-7.3/ and build/*-7.3: scripts/kernel-pin.sh), `git am patches/*.patch`
 #      applies every patch cleanly, and the result has the project's
 #      selftests and kernel docs as they are (else patches/ is stale);
 #   2. `scripts/checkpatch.pl --strict` passes on every patch with no error,
@@ -18,8 +19,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree="$top/kernel"
-wt="$top/build/series-check"
+. "$top/scripts/kernel-pin.sh"
+tree=$kernel_tree
+wt=$(kernel_dir series-check)
 build=1
 [ "${1:-}" = "--no-build" ] && build=0
 
@@ -119,7 +121,7 @@ for c in "${commits[@]}"; do
 	# The kernel once the series first touches what it is built from
 	if [ $kbuilt -eq 1 ] ||
 	   echo "$files" | grep -q -v -e '^tools/' -e '^Documentation/' -e '^MAINTAINERS$'; then
-		"$top/scripts/kernel-build.sh" "$wt" "$top/build/kbuild-series" ||
+		"$top/scripts/kernel-build.sh" "$wt" "$(kernel_dir kbuild-series)" ||
 			die "the kernel does not build at patch $i"
 		kbuilt=1
 	fi
@@ -127,8 +129,8 @@ for c in "${commits[@]}"; do
 		# against this tree's own UAPI headers, as in-tree selftests
 		# are (make headers, out of the source tree: the kernel build
 		# above needs it clean)
-		o="$top/build/series-selftests"
-		h="$top/build/series-headers"
+		o=$(kernel_dir series-selftests)
+		h=$(kernel_dir series-headers)
 		rm -rf "$o"
 		mkdir -p "$o" "$h"
 		make -s -C "$wt" O="$h" headers >"$o.log" 2>&1 || {

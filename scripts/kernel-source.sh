@@ -1,18 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-source.sh DIR - unpack the pinned kernel source (KERNEL_PIN) into
-# DIR/$KERNEL_PKG and print that path.
+# kernel-source.sh DIR - unpack the pinned kernel source into DIR/$KERNEL_PKG
+# and print that path.  The pin is KERNEL_PIN, or the one KERNEL=VERSION or
+# KERNEL_PIN_FILE chooses (scripts/kernel-pin.sh).
 #
-# The package comes from the unstable suite of the mirror this machine's apt
-# is already configured with, through a private source list and apt state
+# The package comes from the pin's suite (KERNEL_SUITE: unstable for the
+# default pin, experimental for 7.3) of the mirror this machine's apt is
+# already configured with, through a private source list and apt state
 # under DIR: the machine's own apt configuration is left as it is.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/KERNEL_PIN"
 
 die() { echo "kernel-source: $*" >&2; exit 1; }
+
+. "$top/scripts/kernel-pin.sh"
 
 [ $# -eq 1 ] || die "usage: $0 DIR"
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -46,7 +49,7 @@ if [ ! -f "$deb" ]; then
 	       awk '/^Version:/ { print $2 }' | tr '\n' ' ')
 	(cd "$apt" && apt-get "${opts[@]}" -q download \
 		"$KERNEL_PKG=$KERNEL_PKG_VERSION" >&2) ||
-		die "$KERNEL_PKG $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); update KERNEL_PIN or set KERNEL_SRC=/path/to/linux"
+		die "$KERNEL_PKG $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); update ${KERNEL_PIN_FILE#$top/} or set KERNEL_SRC=/path/to/linux"
 fi
 
 echo "kernel-source: unpacking $KERNEL_PKG $KERNEL_PKG_VERSION into $tree" >&2

@@ -4,7 +4,8 @@
 # kernel-tree.sh - make kernel/, the patched kernel work tree: the pinned
 # baseline source (KERNEL_PIN, or KERNEL_SRC=/path/to/linux) as the first
 # commit of a git repository, tagged `baseline`, then patches/*.patch applied
-# with `git am`.
+# with `git am`.  For another pin (KERNEL=7.3, scripts/kernel-pin.sh) the
+# tree is kernel-7.3/ and everything below about kernel/ holds for it.
 #
 # Kernel work is done as commits in kernel/ and saved with `make patches`.
 # An existing kernel/ is kept: if its commits after the baseline are the
@@ -14,10 +15,12 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/KERNEL_PIN"
-tree="$top/kernel"
 
 die() { echo "kernel-tree: $*" >&2; exit 1; }
+
+. "$top/scripts/kernel-pin.sh"
+tree=$kernel_tree
+k=${tree#$top/}/
 
 "$top/scripts/kernel-deps.sh"
 
@@ -44,30 +47,30 @@ ids_of_tree() {
 }
 
 apply_series() {
-	[ ${#series[@]} -gt 0 ] || { echo "kernel-tree: patches/ is empty: kernel/ is the baseline" >&2; return 0; }
+	[ ${#series[@]} -gt 0 ] || { echo "kernel-tree: patches/ is empty: $k is the baseline" >&2; return 0; }
 	echo "kernel-tree: applying ${#series[@]} patches with git am" >&2
 	git -C "$tree" am --quiet --whitespace=error-all "${series[@]}" || {
 		git -C "$tree" am --abort 2>/dev/null || true
-		die "git am of patches/ on the baseline failed (kernel/ left at the baseline)"
+		die "git am of patches/ on the baseline failed ($k left at the baseline)"
 	}
 }
 
 if [ -d "$tree/.git" ]; then
 	git -C "$tree" rev-parse -q --verify baseline >/dev/null ||
-		die "kernel/ is a git tree without the \`baseline\` tag: not made by this script; move it away"
+		die "$k is a git tree without the \`baseline\` tag: not made by this script; move it away"
 	have=$(git -C "$tree" rev-list --count baseline..HEAD)
 	if [ "$have" -eq 0 ]; then
 		apply_series
 		exit 0
 	fi
 	if [ "$(ids_of_tree)" = "$(ids_of_files "${series[@]}")" ]; then
-		echo "kernel-tree: kernel/ has the series (${#series[@]} patches) on the baseline" >&2
+		echo "kernel-tree: $k has the series (${#series[@]} patches) on the baseline" >&2
 		exit 0
 	fi
-	echo "kernel-tree: note: kernel/ has $have commits after the baseline that differ from patches/; using kernel/ as it is (\`make patches\` saves them; remove kernel/ to start again from patches/)" >&2
+	echo "kernel-tree: note: $k has $have commits after the baseline that differ from patches/; using $k as it is (\`make patches\` saves them; remove $k to start again from patches/)" >&2
 	exit 0
 fi
-[ -e "$tree" ] && die "kernel/ exists but is not a git tree: move it away"
+[ -e "$tree" ] && die "$k exists but is not a git tree: move it away"
 
 if [ -n "${KERNEL_SRC:-}" ]; then
 	src=$KERNEL_SRC
@@ -82,7 +85,7 @@ fi
 version=$(make -s -C "$src" kernelversion 2>/dev/null) ||
 	die "cannot read the kernel version of $src"
 
-echo "kernel-tree: copying $what (Linux $version) into kernel/" >&2
+echo "kernel-tree: copying $what (Linux $version) into $k" >&2
 tmp="$tree.tmp"
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -109,4 +112,4 @@ unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 mv "$tmp" "$tree"
 apply_series
-echo "kernel-tree: kernel/ is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches" >&2
+echo "kernel-tree: $k is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches" >&2

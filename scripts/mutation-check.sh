@@ -42,7 +42,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir="$top/kernel" mdir="$top/tests/mutants" out="$top/build/mutants"
+. "$top/scripts/kernel-pin.sh"
+kdir=$kernel_tree mdir="$top/tests/mutants" out=$(kernel_dir mutants)
 only="" ref=0 ab=1 timeout=900 all=0
 
 die() { echo "mutation-check: $*" >&2; exit 1; }
@@ -116,13 +117,13 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 build() {	# LOG: build kernel/ as it is into build/kbuild
-	"$top/scripts/kernel-build.sh" "$kdir" "$top/build/kbuild" >"$1" 2>&1
+	"$top/scripts/kernel-build.sh" "$kdir" "$kernel_out" >"$1" 2>&1
 }
 
 echo "mutation-check: ${#names[@]} mutants; the unmutated kernel first" >&2
 start=$(date +%s)
 build "$out/build-ref.log" || die "building the unmutated kernel failed, see $out/build-ref.log"
-cp "$top/build/kbuild/arch/x86/boot/bzImage" "$out/img-ref"
+cp "$kernel_image" "$out/img-ref"
 
 boot() {	# IMAGE DIR VETH IGB: the suite in the guest, into DIR
 	rm -rf "$2/vm"
@@ -191,7 +192,7 @@ for n in "${names[@]}"; do
 		restore
 		die "$n: the mutated kernel does not build, see $d/build.log"
 	fi
-	cp "$top/build/kbuild/arch/x86/boot/bzImage" "$d/img"
+	cp "$kernel_image" "$d/img"
 	restore
 	veth=$(field "$p" Veth) igb=$(field "$p" Igb)
 	boot "$d/img" "$d" "$veth" "$igb"
@@ -224,7 +225,7 @@ for n in "${names[@]}"; do
 	fi
 done
 
-echo "mutation-check: rebuilding build/kbuild from the restored tree" >&2
+echo "mutation-check: rebuilding ${kernel_out#$top/} from the restored tree" >&2
 build "$out/build-end.log" || echo "mutation-check: the rebuild failed, see $out/build-end.log" >&2
 
 total=$(( $(date +%s) - start ))

@@ -29,8 +29,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir="$top/kernel" map="$top/scripts/series-prove.map"
-out="$top/build/prove" ab=1
+. "$top/scripts/kernel-pin.sh"
+kdir=$kernel_tree map="$top/scripts/series-prove.map"
+out=$(kernel_dir prove) ab=1
 
 die() { echo "series-prove: $*" >&2; exit 1; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }

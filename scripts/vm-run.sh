@@ -15,7 +15,9 @@
 # -no-reboot turns that into an exit.
 #
 # Options:
-#   --kernel IMAGE    bzImage (default build/kbuild/arch/x86/boot/bzImage)
+#   --kernel IMAGE    bzImage (default build/kbuild/arch/x86/boot/bzImage;
+#                     build/kbuild-7.3/... for KERNEL=7.3, and build/vm-7.3
+#                     for the two below)
 #   --timeout SEC     kill a guest that has not finished (default 900)
 #   --icount          -icount shift=0,sleep=off: the guest clock advances
 #                     one ns per guest instruction
@@ -30,13 +32,14 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel="$top/build/kbuild/arch/x86/boot/bzImage"
+. "$top/scripts/kernel-pin.sh"
+kernel=$kernel_image
 timeout=900
 icount=0
 smp=1
 plugin=()
-log="$top/build/vm/console.log"
-out="$top/build/vm/out"
+log=$(kernel_dir vm)/console.log
+out=$(kernel_dir vm)/out
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
@@ -61,7 +64,7 @@ case "$smp" in ''|*[!0-9]*|0) die "--smp '$smp' is not a CPU count" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make kernel-deps)"
 
-if [ "$out" = "$top/build/vm/out" ]; then
+if [ "$out" = "$(kernel_dir vm)/out" ]; then
 	rm -rf "$out"
 elif [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "--out $out is not empty"
