@@ -27,8 +27,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$top/build/upstream
-kernel=$top/kernel
+. "$top/scripts/kernel-pin.sh"
+out=$(kernel_dir upstream)
+kernel=$kernel_tree
 build=1
 btf=1
 
@@ -94,8 +95,8 @@ if [ $build -eq 1 ]; then
 		"$top/scripts/kernel-build.sh" "$out/src-base" "$out/kbuild-base"
 		unset KERNEL_CONFIG_EXTRA
 	else
-		"$top/scripts/kernel-build.sh" "$kernel" "$top/build/kbuild-up-series"
-		build_tag "$top/build/kbuild-up-base"
+		"$top/scripts/kernel-build.sh" "$kernel" "$(kernel_dir kbuild-up-series)"
+		build_tag "$(kernel_dir kbuild-up-base)"
 	fi
 	[ $btf -eq 0 ] || KERNEL_CONFIG_EXTRA=$top/scripts/upstream.config \
 		"$top/scripts/kernel-build.sh" "$kernel" "$out/kbuild-series"
@@ -122,8 +123,8 @@ img_series=$out/kbuild-series/arch/x86/boot/bzImage
 # Without BTF, the build directories at the depth of the project's others
 # (build/kbuild*), so that ccache's relative paths are theirs
 if [ $btf -eq 0 ]; then
-	img_base=$top/build/kbuild-up-base/arch/x86/boot/bzImage
-	img_series=$top/build/kbuild-up-series/arch/x86/boot/bzImage
+	img_base=$(kernel_dir kbuild-up-base)/arch/x86/boot/bzImage
+	img_series=$(kernel_dir kbuild-up-series)/arch/x86/boot/bzImage
 fi
 t_up=$out/ksft-up t_new=$out/ksft-new
 [ $btf -eq 1 ] || t_up=$out/nobtf-up t_new=$out/nobtf-new

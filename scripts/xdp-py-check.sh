@@ -18,9 +18,10 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kernel-pin.sh"
 dir=$top/patches/xdp-py
-wt=$top/build/upstream/ksft-new
-kernel=$top/kernel
+wt=$(kernel_dir upstream)/ksft-new
+kernel=$kernel_tree
 
 die() { echo "xdp-py-check: $*" >&2; exit 1; }
 
