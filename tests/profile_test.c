@@ -247,7 +247,7 @@ TEST_F_TIMEOUT(prof, rxq_info_json, 300)
 }
 
 /*
- * xdpsock -r --profile --json: two profiles of the one window, the app
+ * xdpsock --rxdrop --profile --json: two profiles of the one window, the app
  * thread's CPU with all its samples ("scope": "cpu") and the NAPI CPU's
  * receive path, each on the CPU the placement names, each valid by the
  * sweep schema's profile object.  The app busy-polls its rings in user
@@ -268,7 +268,7 @@ TEST_F_TIMEOUT(prof, xdpsock_app_and_napi, 300)
 	ASSERT_NE(NULL, mkdtemp(dir));
 
 	snprintf(cmd, sizeof(cmd),
-		 "%s/xdpsock -r -C 200000 -d 20 --profile=%s/xs --json 2>/dev/null",
+		 "%s/xdpsock --rxdrop -n 200000 -d 20 --profile=%s/xs --json 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	snprintf(path, sizeof(path), "%s/xs.json", dir);
