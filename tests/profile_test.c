@@ -215,7 +215,6 @@ TEST_F_TIMEOUT(prof, rxq_info_json, 300)
 	const char *bin = getenv("BIN") ?: "build/bin";
 	char dir[64] = "/tmp/xdp-prof-test.XXXXXX";
 	char cmd[4096], out[16384], path[600];
-	FILE *f;
 
 	if (geteuid())
 		SKIP(return, "needs root");
@@ -226,10 +225,7 @@ TEST_F_TIMEOUT(prof, rxq_info_json, 300)
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	snprintf(path, sizeof(path), "%s/rxq.json", dir);
-	f = fopen(path, "w");
-	ASSERT_NE(NULL, f);
-	fputs(out, f);
-	fclose(f);
+	ASSERT_EQ(0, write_text(path, out)) TH_LOG("%s", path);
 	snprintf(cmd, sizeof(cmd),
 		 "/usr/bin/python3 - '%s' '%s' <<'EOF' 2>&1\n"
 		 PY_CHECK_PROFILE
@@ -261,7 +257,6 @@ TEST_F_TIMEOUT(prof, xdpsock_app_and_napi, 300)
 	char dir[64] = "/tmp/xdp-prof-test.XXXXXX";
 	char cmd[4096], path[600];
 	static char out[65536];
-	FILE *f;
 
 	if (geteuid())
 		SKIP(return, "needs root");
@@ -272,10 +267,7 @@ TEST_F_TIMEOUT(prof, xdpsock_app_and_napi, 300)
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	snprintf(path, sizeof(path), "%s/xs.json", dir);
-	f = fopen(path, "w");
-	ASSERT_NE(NULL, f);
-	fputs(out, f);
-	fclose(f);
+	ASSERT_EQ(0, write_text(path, out)) TH_LOG("%s", path);
 	snprintf(cmd, sizeof(cmd),
 		 "/usr/bin/python3 - '%s' '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
 		 PY_CHECK_PROFILE

@@ -3,8 +3,23 @@
 #ifndef RUN_CMD_H
 #define RUN_CMD_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <sys/wait.h>
+
+/* Write text to path (a tool's output saved for a checker): 0 or -errno */
+static inline int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(text, f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
 
 /* Run cmd with sh; out gets (up to len - 1 bytes of) its stdout */
 static inline int run_cmd(const char *cmd, char *out, size_t len)
