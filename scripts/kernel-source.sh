@@ -30,24 +30,17 @@ uri=$("$top/scripts/apt-mirror.sh") || true
 [ -n "$uri" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}: cannot fetch $KERNEL_PKG; set KERNEL_SRC=/path/to/linux instead"
 
 apt="$dir/apt"
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $KERNEL_SUITE main" \
-	> "$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-      -o "Dir::Etc::SourceParts=/dev/null"
-      -o "Dir::State::Lists=$apt/lists"
-      -o "Dir::Cache=$apt/cache"
-      -o "Dir::State::status=/dev/null"
-      -o "APT::Sandbox::User=root")
+. "$top/scripts/apt-private.sh"
+apt_private "$apt" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $KERNEL_SUITE main"
 
 deb="$apt/${KERNEL_PKG}_${KERNEL_PKG_VERSION}_all.deb"
 if [ ! -f "$deb" ]; then
 	echo "kernel-source: fetching $KERNEL_PKG $KERNEL_PKG_VERSION ($KERNEL_SUITE) from $uri" >&2
-	apt-get "${opts[@]}" -q update >&2 ||
+	apt-get "${apt_opts[@]}" -q update >&2 ||
 		die "apt-get update of the private $KERNEL_SUITE source list failed"
-	have=$(apt-cache "${opts[@]}" show "$KERNEL_PKG" 2>/dev/null |
+	have=$(apt-cache "${apt_opts[@]}" show "$KERNEL_PKG" 2>/dev/null |
 	       awk '/^Version:/ { print $2 }' | tr '\n' ' ')
-	(cd "$apt" && apt-get "${opts[@]}" -q download \
+	(cd "$apt" && apt-get "${apt_opts[@]}" -q download \
 		"$KERNEL_PKG=$KERNEL_PKG_VERSION" >&2) ||
 		die "$KERNEL_PKG $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); update ${KERNEL_PIN_FILE#$top/} or set KERNEL_SRC=/path/to/linux"
 fi

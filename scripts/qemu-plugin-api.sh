@@ -39,24 +39,18 @@ case "$ver" in
 esac
 
 apt="$dir/apt"
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
-	> "$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-      -o "Dir::Etc::SourceParts=/dev/null"
-      -o "Dir::State::Lists=$apt/lists"
-      -o "Dir::Cache=$apt/cache"
-      -o "Dir::State::status=/dev/null"
-      -o "APT::Sandbox::User=root")
+mkdir -p "$apt/src"
+. "$top/scripts/apt-private.sh"
+apt_private "$apt" "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
 
 if ! ls "$apt/src"/qemu_*.orig.tar.* >/dev/null 2>&1; then
 	echo "qemu-plugin-api: fetching the qemu $ver source package ($suite) from $uri" >&2
-	apt-get "${opts[@]}" -q update >&2 ||
+	apt-get "${apt_opts[@]}" -q update >&2 ||
 		die "apt-get update of the private $suite deb-src list failed"
 	# apt checks each file against the Sources index before keeping it;
 	# a mirror may lack the .dsc and .debian.tar of a backport (this one
 	# does): the .orig is enough, see below
-	(cd "$apt/src" && apt-get "${opts[@]}" -q source --download-only \
+	(cd "$apt/src" && apt-get "${apt_opts[@]}" -q source --download-only \
 		"qemu=$ver" >&2) ||
 		echo "qemu-plugin-api: not every file of qemu $ver's source package came; using the .orig" >&2
 fi
