@@ -38,6 +38,14 @@ class Error(Exception):
     pass
 
 
+def open_input(path):
+    """path opened for reading, or Error naming it"""
+    try:
+        return open(path)
+    except OSError as e:
+        raise Error("%s: %s" % (path, e.strerror))
+
+
 def fold_bpf(name):
     m = re.match(r"^bpf_prog_[0-9a-f]{16}_(.*)$", name)
     return "bpf_prog_" + m.group(1) if m else name
@@ -46,11 +54,7 @@ def fold_bpf(name):
 def read_syms(path, bpf_only=False):
     """[(addr, name, is_bpf)] of a kallsyms file: text and [bpf] symbols"""
     out = []
-    try:
-        f = open(path)
-    except OSError as e:
-        raise Error("%s: %s" % (path, e.strerror))
-    with f:
+    with open_input(path) as f:
         for n, line in enumerate(f, 1):
             p = line.split()
             if len(p) < 3:
@@ -104,11 +108,7 @@ class Symbols:
 def read_windows(path):
     """{id: {"insns", "l1d", "l1i", "pcs": [(pc, insns, l1d, l1i)]}}, cache flag"""
     wins, cur, cache = {}, None, None
-    try:
-        f = open(path)
-    except OSError as e:
-        raise Error("%s: %s" % (path, e.strerror))
-    with f:
+    with open_input(path) as f:
         for n, line in enumerate(f, 1):
             p = line.split()
             where = "%s:%d" % (path, n)
@@ -208,13 +208,11 @@ def rows(doc):
 
 
 def load(path):
-    try:
-        with open(path) as f:
+    with open_input(path) as f:
+        try:
             return json.load(f)
-    except OSError as e:
-        raise Error("%s: %s" % (path, e.strerror))
-    except ValueError as e:
-        raise Error("%s: not JSON: %s" % (path, e))
+        except ValueError as e:
+            raise Error("%s: not JSON: %s" % (path, e))
 
 
 def cmd_fold(a):
