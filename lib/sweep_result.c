@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
 
@@ -297,6 +298,17 @@ static void rows_json(struct json *j, const struct sweep_cfg *cfg,
 			point_json(j, cfg, &pts[i], ghz);
 	}
 	json_end_array(j);
+}
+
+void sweep_result_name(const char *dir, char *started, size_t slen,
+		       char *base, size_t blen)
+{
+	time_t now = time(NULL);
+	char stamp[32];
+
+	strftime(started, slen, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
+	snprintf(base, blen, "%.300s/sweep-%s", dir, stamp);
 }
 
 int sweep_result_write(const char *path, const struct sweep_result_info *in,

@@ -31,6 +31,9 @@ struct sweep_result_info {
 	double ghz;
 };
 
+/* A result begun now: started (ISO 8601, UTC), BASE (DIR/sweep-STAMP) */
+void sweep_result_name(const char *dir, char *started, size_t slen,
+		       char *base, size_t blen);
 int sweep_result_write(const char *path, const struct sweep_result_info *in,
 		       const struct sweep_cfg *c, const struct sweep_point *pts,
 		       unsigned int n);

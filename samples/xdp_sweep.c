@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -296,24 +295,20 @@ int main(int argc, char **argv)
 	} };
 	struct sweep_report_opts ro = { .sw = {} };
 	struct sweep_side *sw = ro.sw;
-	char stamp[32], started[32];
+	char started[32];
 	struct sweep_result_info info = { .started = started };
 	struct cli_lock lock;
 	unsigned int sd;
 	const char *warn;
 	int ret = 1;
-	time_t now;
 
 	if (configure(argc, argv, &side[0], &side[1]))
 		return 2;
 	if (start(&side[0], &lock))
 		return cli_exit_status(1);
 	info.ghz = tsc_ghz_measure(200);
-	now = time(NULL);
-	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
-	snprintf(ro.base, sizeof(ro.base), "%.300s/sweep-%s", side[0].out_dir,
-		 stamp);
+	sweep_result_name(side[0].out_dir, started, sizeof(started), ro.base,
+			  sizeof(ro.base));
 	ro.nsides = side[0].ab ? 2 : 1;
 	ro.plot = !side[0].no_plot;
 	ro.level = side[0].level;
