@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sweep (xdp_sweep, Documentation/sweep.rst): one object model for
+ * The sweep (xdp_sweep, Documentation/results.rst): one object model for
  * every row it measures.
  *
  * A sweep_point is one row: an XDP action's point (action x mode x size x
@@ -14,8 +14,11 @@
  *   sweep_backend.c  the three backends
  *   sweep_run.c      the runner: set-up, interleaved rounds (ABBA for
  *                    A/B), disturbed runs redone, progress
- *   sweep_result.c   the xdp-sweep/1 JSON: written and read (result.h)
- *   sweep_report.c   the table, the plot, the profiles' files
+ *   sweep_result.c   the xdp-sweep/1 JSON: written and read
+ *                    (sweep_result.h, Documentation/sweep.schema.json)
+ *   sweep_compare.c  A/B: the guard, Welch, the report (sweep_compare.h)
+ *   sweep_report.c   the table, the plot, the profiles' files, the A/B
+ *                    report (sweep_report.h)
  */
 #ifndef SWEEP_H
 #define SWEEP_H
@@ -51,8 +54,8 @@ struct sweep_backend;
 
 struct sweep_stack {
 	const char *stack;	/* af_xdp, tpacket_v3, tpacket_v2, recvmmsg */
-	const char *mode;	/* af_xdp: native, generic,
-				 * native-with-zerocopy; else NULL */
+	/* af_xdp: native, generic, native-with-zerocopy; else NULL */
+	const char *mode;
 	const char *label;	/* the table's path column */
 	const struct sweep_backend *be;
 	enum afp_backend afp;
@@ -156,8 +159,11 @@ int sweep_mode_parse(const char *s, __u32 *v);
 int sweep_rxdrop_parse(const char *s, __u32 *v);
 /* dev[0], dev[1] point into buf (of len); errors on stderr */
 int sweep_devs_parse(const char *arg, char *buf, size_t len, const char **dev);
-/* The XDP matrix (actions x modes x sizes x flows), then the stacks' rows
- * of each size up to SWEEP_STACK_MAX_SIZE; *nxdp of *n are XDP points */
+/*
+ * The XDP matrix (actions x modes x sizes x flows), then (stacks) the
+ * stacks' rows of each size up to SWEEP_STACK_MAX_SIZE; *nxdp of *n are
+ * XDP points
+ */
 int sweep_plan(const struct sweep_cfg *c, bool stacks, struct sweep_point **pts,
 	       unsigned int *n, unsigned int *nxdp);
 void sweep_plan_free(struct sweep_point *pts, unsigned int n);

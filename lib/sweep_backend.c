@@ -37,8 +37,10 @@ static int xdp_open(const struct sweep_cfg *c, struct sweep_point *p)
 	if (ret)
 		return ret;
 	p->bench = b;
-	/* exact under an instruction clock: fewer repeats do (and 10^6 take
-	 * seconds of an emulated CPU) */
+	/*
+	 * exact under an instruction clock: fewer repeats do (and 10^6 take
+	 * seconds of an emulated CPU)
+	 */
 	if (rxq_bench_prog_cost(b, c->icount ? 10000 : 1000000, &p->prog_ns))
 		p->prog_ns = -1;
 	return 0;

@@ -63,8 +63,10 @@ struct sweep_doc {
 	struct sweep_item **sorted;	/* items by key */
 };
 
-/* The measurement options (numbers in "options") that must match, and
- * those that only newer results have */
+/*
+ * The measurement options (numbers in "options") that must match, and
+ * those that only newer results have (NULL-terminated)
+ */
 extern const char *const sweep_match_opts[];
 extern const char *const sweep_newer_opts[];
 

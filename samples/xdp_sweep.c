@@ -3,8 +3,9 @@
  * xdp_sweep - the cost of every XDP path: action x mode x frame size x flows,
  * each point measured R times, interleaved (all points once, then all again)
  * so that slow drift spreads over every point alike.  Prints a table, writes
- * a JSON result (Documentation/sweep.rst) and a gnuplot plot.  The options
- * and main; the sweep itself is lib/sweep*.c (lib/sweep.h).
+ * a JSON result (Documentation/sweep.schema.json) and a gnuplot plot
+ * (Documentation/results.rst).  The options and main; the sweep itself is
+ * lib/sweep*.c (lib/sweep.h).
  */
 #include <errno.h>
 #include <stdio.h>
