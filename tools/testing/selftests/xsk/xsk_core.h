@@ -312,7 +312,7 @@ void xsk_ifdriver(const char *ifname, char *buf, size_t len);
 
 /*
  * Write a sentence into err (XSK_ERRLEN bytes; may be NULL) and return ret:
- * the error helper of the core, the environment and lib/.
+ * the error helper of the environment and the tests (lib/ has its own).
  */
 int __printf(3, 4) xsk_errf(char *err, int ret, const char *fmt, ...);
 
