@@ -12,11 +12,15 @@
  * buffers of their own) uses err_wrap(), which says no errno again; its
  * arguments may point into err.
  *
- * Nothing is cut: the core's sentences (xsk_core.h) are at most 255
- * bytes, lib/'s own under 300, and ERR_LEN holds three levels of them
- * with two sentences side by side at the deepest; should a message ever
- * not fit, it ends in "..." rather than silently short.  ret >= 0 writes
- * the sentence without an errno (a note beside a success).
+ * Nothing is cut: a sentence of the core (xsk_core.h) or of lib/ is a
+ * step, a value or two and an errno, under 300 bytes, and ERR_LEN holds
+ * three levels of context around two of them side by side (the deepest
+ * nesting there is: tests/err_test.c); should a message ever not fit, it
+ * ends in "..." rather than silently short.  ret >= 0 writes the sentence
+ * without an errno (a note beside a success).
+ *
+ * ERR_LEN is the core's XSK_ERRLEN (lib/trafficgen.c asserts it, the base
+ * cannot see the core): a buffer of either size takes any sentence.
  */
 #ifndef ERR_H
 #define ERR_H

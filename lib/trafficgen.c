@@ -32,6 +32,9 @@
 #include "xsk_env.h"
 #include "xsk_pkt.h"
 
+/* A buffer of either kind takes the other's sentences (err.h) */
+_Static_assert(ERR_LEN == XSK_ERRLEN, "ERR_LEN and XSK_ERRLEN differ");
+
 _Static_assert(TGEN_MIN_PKT_SIZE == XSK_PKT_MIN_LEN,
 	       "the generator's smallest frame is the packet format's");
 

@@ -20,7 +20,8 @@
 #include <linux/netdev.h>
 #include "../kselftest.h"	/* ARRAY_SIZE, __printf */
 
-#define XSK_ERRLEN		256
+/* Room for the core's sentences and for those of the callers that nest them */
+#define XSK_ERRLEN		1024
 #define XSK_MAX_QUEUES		64
 
 #define XSK_DEF_FRAME_SIZE	4096
