@@ -114,9 +114,11 @@ static int proc_stat(int pid, bool *running, unsigned long long *start)
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;	/* ESRCH: it ended after the open */
 	close(fd);
 	if (n <= 0)
-		return -EIO;
+		return n ? n : -EIO;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');	/* the name in () may hold anything */
 	if (!p || p[1] != ' ' || !p[2])
