@@ -146,9 +146,11 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # the kselftest framework: no -I of tools/testing/selftests on its command
 # line, so that an include of the core there fails to build.  LIB_CORE are
 # the modules over the core (sockets, the test environment, test frames)
-# that the selftests build; samples/ and tests/ are thin programs over both
+# that the selftests build, and the sweep, which drives them; samples/ and
+# tests/ are thin programs over both
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
-LIB_CORE := rxq_bench trafficgen xsk_bench
+LIB_CORE := rxq_bench trafficgen xsk_bench \
+	    sweep_backend sweep_plan sweep_run sweep_result sweep_report sweep_compare
 LIB_SRCS := $(filter-out %.bpf.c,$(wildcard lib/*.c))
 LIB_CORE_OBJS := $(patsubst %,$(BUILD)/lib/%.o,$(LIB_CORE))
 LIB_BASE_OBJS := $(filter-out $(LIB_CORE_OBJS),$(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS)))

@@ -27,6 +27,7 @@
 #include <net/if.h>
 #include <linux/types.h>
 
+#include "err.h"
 #include "opts.h"
 #include "stats.h"
 #include "rxq_bench.h"
@@ -91,7 +92,7 @@ struct sweep_cfg {
 struct sweep_run {
 	bool ok;
 	int retries;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	union {
 		struct rxq_result xdp;	/* an XDP action's point */
 		struct xskb_result stk;	/* a receive stack's row */
@@ -107,7 +108,7 @@ struct sweep_point {
 	__u32 size;
 	double prog_ns;			/* the program's own cost, -1: none */
 	void *bench;			/* the backend's, while open */
-	char err[XSK_ERRLEN];		/* why it could not be opened */
+	char err[ERR_LEN];		/* why it could not be opened */
 	struct sweep_run runs[SWEEP_MAX_REPEAT];
 	/* --profile: the kept runs' windows, and their files */
 	struct prof_data *prof;

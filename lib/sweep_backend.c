@@ -196,8 +196,8 @@ static int stack_warm(const struct sweep_cfg *c, struct sweep_point *p,
 	int ret = stack_run(c, p, r);
 
 	if (ret)
-		snprintf(p->err, sizeof(p->err), "warm-up: %.240s", r->err);
-	return ret;
+		return err_wrap(p->err, ret, "warm-up: %s", r->err);
+	return 0;
 }
 
 static void stack_close(struct sweep_point *p)

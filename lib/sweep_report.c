@@ -282,7 +282,7 @@ static void sweep_write_profiles(const char *base, const char *side,
 			  const struct sweep_cfg *c, struct sweep_point *pts,
 			  unsigned int n)
 {
-	char prefix[600], title[300], err[XSK_ERRLEN];
+	char prefix[600], title[300], err[ERR_LEN];
 	struct prof_counts pc;
 	unsigned int i;
 

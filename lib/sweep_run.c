@@ -36,7 +36,7 @@ static int warm_up(const struct sweep_cfg *c, struct sweep_point *p)
 	int ret = 0, i, warm = 0;
 
 	if (!r)
-		return xsk_errf(p->err, -ENOMEM, "warm-up: out of memory");
+		return err_set(p->err, -ENOMEM, "warm-up");
 	for (i = 0; !ret && p->be->count(c) && c->warmup > 0; i++) {
 		ret = p->be->warm(c, p, r);
 		if (ret)
@@ -45,10 +45,10 @@ static int warm_up(const struct sweep_cfg *c, struct sweep_point *p)
 		if (!f.lost && (!p->be->rate(c) || warm++))
 			break;
 		if (i == SWEEP_WARMUP_TRIES - 1)
-			ret = xsk_errf(p->err, -EIO, "warm-up: every one of %d runs lost frames (%llu of %llu in the last)",
-				       SWEEP_WARMUP_TRIES,
-				       (unsigned long long)f.lost,
-				       (unsigned long long)f.sent);
+			ret = err_set(p->err, -EIO, "warm-up: every one of %d runs lost frames (%llu of %llu in the last)",
+				      SWEEP_WARMUP_TRIES,
+				      (unsigned long long)f.lost,
+				      (unsigned long long)f.sent);
 		else
 			usleep(100000);
 	}
@@ -203,7 +203,7 @@ void sweep_announce(const struct sweep_cfg *c, unsigned int n,
 
 int sweep_profile_open(struct sweep_cfg *a, struct sweep_cfg *b)
 {
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	double window = a->count ? 10 : a->duration + 0.5;
 
 	if (b)
