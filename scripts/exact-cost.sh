@@ -32,8 +32,9 @@ out=$(kernel_dir exact)
 timeout=1800
 funcs=0 cache=0
 
-die() { echo "exact-cost: $*" >&2; exit 2; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+# shellcheck disable=SC2034  # read by lib/common.sh
+die_status=2
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -78,8 +78,7 @@ same_tolerance=0.5
 xsk_tolerance=0.5
 func_floor=0.3
 
-die() { echo "kernel-ab-test: $*" >&2; exit 1; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -94,10 +93,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
-case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
-case "$same_tolerance" in ''|*[!0-9.]*) die "--same-tolerance '$same_tolerance' is not a percentage" ;; esac
-case "$xsk_tolerance" in ''|*[!0-9.]*) die "--xsk-tolerance '$xsk_tolerance' is not a percentage" ;; esac
-case "$func_floor" in ''|*[!0-9.]*) die "--func-floor '$func_floor' is not a number of insns" ;; esac
+want_decimal "$tolerance" "--tolerance '$tolerance' is not a percentage"
+want_decimal "$same_tolerance" "--same-tolerance '$same_tolerance' is not a percentage"
+want_decimal "$xsk_tolerance" "--xsk-tolerance '$xsk_tolerance' is not a percentage"
+want_decimal "$func_floor" "--func-floor '$func_floor' is not a number of insns"
 compare="$top/build/bin/xdp_compare"
 [ -x "$compare" ] || die "$compare missing (make)"
 

@@ -48,7 +48,7 @@ fi
 tree=$kernel_tree
 out="$top/patches"
 
-die() { echo "kernel-patches: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 k() { git -C "$tree" "$@"; }
 
 [ -d "$tree/.git" ] && k rev-parse -q --verify baseline >/dev/null ||
@@ -97,7 +97,7 @@ mapfile -t work < <(k log --reverse --format='%H %s' baseline..HEAD |
 		    cut -d' ' -f1)
 
 restore() {
-	echo "kernel-patches: failed; kernel/ is back at $orig" >&2
+	say "failed; kernel/ is back at $orig"
 	k cherry-pick --abort >/dev/null 2>&1 || true
 	k checkout -q -f "$orig" && k checkout -q -B "$branch" "$orig"
 }
@@ -301,7 +301,7 @@ mv "${cover[0]}" "$tmp/p/0000-cover-letter.txt"
 
 find "$out" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
 cp "$tmp"/p/* "$out/"
-echo "kernel-patches: patches/ has $n patches and a cover letter (\"$subject\")" >&2
+say "patches/ has $n patches and a cover letter (\"$subject\")"
 k log --oneline baseline..HEAD >&2
 
 "$top/scripts/kernel-series-check.sh" --no-build

@@ -25,7 +25,9 @@ wt=$(kernel_dir series-check)
 build=1
 [ "${1:-}" = "--no-build" ] && build=0
 
-die() { echo "series-check: $*" >&2; exit 1; }
+# shellcheck disable=SC2034  # read by lib/common.sh
+prog='series-check'
+. "$top/scripts/lib/common.sh"
 
 [ -d "$tree/.git" ] || die "no kernel/ work tree: run \`make kernel-tree\` first"
 shopt -s nullglob
@@ -41,12 +43,12 @@ if [ -d "$wt/.git" ] || [ -f "$wt/.git" ]; then
 else
 	rm -rf "$wt"
 	git -C "$tree" worktree prune
-	echo "series-check: checking out the baseline into ${wt#$top/}" >&2
+	say "checking out the baseline into ${wt#$top/}"
 	git -C "$tree" worktree add -q --detach "$wt" baseline
 fi
 git -C "$wt" am --quiet "${series[@]}" ||
 	die "git am patches/*.patch does not apply on the baseline (see git -C $wt am --show-current-patch)"
-echo "series-check: git am: ${#series[@]} patches apply on the baseline" >&2
+say "git am: ${#series[@]} patches apply on the baseline"
 
 # The series carries the project's selftests (as its last part has them:
 # without the markers of scripts/kernel-selftests-parts.py) and kernel docs
@@ -91,7 +93,7 @@ while IFS= read -r f; do
 		fi
 	done
 	[ $covered -eq 1 ] || {
-		echo "series-check: $f is added by the series but in no MAINTAINERS F: entry" >&2
+		say "$f is added by the series but in no MAINTAINERS F: entry"
 		bad=1
 	}
 done < <(git -C "$wt" diff --name-only --diff-filter=A baseline HEAD)
@@ -105,7 +107,7 @@ for p in "${series[@]}"; do
 	fi
 done
 [ $bad -eq 0 ] || die "checkpatch --strict found problems"
-echo "series-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
+say "checkpatch --strict: clean (${#series[@]} patches)"
 
 [ $build -eq 1 ] || exit 0
 
@@ -144,5 +146,5 @@ for c in "${commits[@]}"; do
 		}
 	fi
 done
-[ $kbuilt -eq 1 ] || echo "series-check: no patch touches the kernel's own sources: no kernel build needed" >&2
-echo "series-check: every prefix builds (${#commits[@]} patches)" >&2
+[ $kbuilt -eq 1 ] || say "no patch touches the kernel's own sources: no kernel build needed"
+say "every prefix builds (${#commits[@]} patches)"

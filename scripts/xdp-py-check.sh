@@ -23,12 +23,12 @@ dir=$top/patches/xdp-py
 wt=$(kernel_dir upstream)/ksft-new
 kernel=$kernel_tree
 
-die() { echo "xdp-py-check: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 save=""
 case "${1:-}" in
 --save) save=${2:?--save needs a tree}; shift 2 ;;
--h|--help) sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+-h|--help) usage; exit 0 ;;
 "") ;;
 *) die "unknown argument '$1' (see --help)" ;;
 esac
@@ -79,7 +79,7 @@ git -C "$wt" -c user.name=xdp-py-check -c user.email=xdp-py-check@invalid \
 	git -C "$wt" am --abort 2>/dev/null || true
 	die "git am patches/xdp-py/0*.patch does not apply on the baseline"
 }
-echo "xdp-py-check: git am: ${#series[@]} patches apply on the baseline, on their own" >&2
+say "git am: ${#series[@]} patches apply on the baseline, on their own"
 
 # 2. checkpatch
 bad=0
@@ -92,7 +92,7 @@ for p in "${series[@]}"; do
 	fi
 done
 [ $bad -eq 0 ] || die "checkpatch --strict found problems"
-echo "xdp-py-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
+say "checkpatch --strict: clean (${#series[@]} patches)"
 
 # 3. the selftests build
 make -s -C "$wt" headers_install >"$wt/headers.log" 2>&1 ||
@@ -103,4 +103,4 @@ make -s -C "$wt/tools/testing/selftests/net/lib" >"$wt/net-lib.log" 2>&1 ||
 	die "xdp_native.bpf.o was not built"
 python3 -m py_compile "$wt/tools/testing/selftests/drivers/net/xdp.py" ||
 	die "xdp.py does not compile"
-echo "xdp-py-check: net/lib builds (xdp_native.bpf.o, xdp_helper), xdp.py compiles" >&2
+say "net/lib builds (xdp_native.bpf.o, xdp_helper), xdp.py compiles"
