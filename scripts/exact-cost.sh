@@ -95,7 +95,7 @@ set -e
 for name in "${names[@]}"; do
 	cp "$out/vm/$name"-*.json "$out/vm/$name"-*.txt "$out/" 2>/dev/null || true
 done
-echo "exact-cost: $(basename "$kernel") ${names[*]}: $(( $(date +%s) - start )) s, results in $out (console: $out/console.log)" >&2
+say "$(basename "$kernel") ${names[*]}: $(( $(date +%s) - start )) s, results in $out (console: $out/console.log)"
 if [ $rc -ne 0 ]; then
 	grep -a 'vm-exact\|vm-run\|failed\|FAILED\|error' "$out/vm.log" | tail -20 >&2
 	die "the exact-cost run failed (status $rc)"

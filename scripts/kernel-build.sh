@@ -73,7 +73,7 @@ if ! cmp -s "$want.new" "$want" || [ ! -f "$out/.config" ] ||
 		"")	# an option the tree's Kconfig does not define (one
 			# that a later kernel renamed or folded into another)
 			if ! grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${opt#CONFIG_}\$" "$tree"; then
-				echo "kernel-build: note: $opt=$val asked, but $(make -s -C "$tree" kernelversion) has no ${opt#CONFIG_}: left out" >&2
+				say "note: $opt=$val asked, but $(make -s -C "$tree" kernelversion) has no ${opt#CONFIG_}: left out"
 			else
 				say "$opt=$val asked, config has: nothing"
 				bad=1
@@ -88,7 +88,7 @@ fi
 rm -f "$want.new"
 
 start=$(date +%s)
-echo "kernel-build: building $(make -s -C "$tree" kernelversion) in ${out#$top/} (-j$jobs${CCACHE_DIR:+, ccache})" >&2
+say "building $(make -s -C "$tree" kernelversion) in ${out#$top/} (-j$jobs${CCACHE_DIR:+, ccache})"
 "${kmake[@]}" bzImage 2>"$out/build.log" || {
 	tail -30 "$out/build.log" >&2
 	die "build failed, see $out/build.log"

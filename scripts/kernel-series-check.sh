@@ -28,6 +28,7 @@ build=1
 # shellcheck disable=SC2034  # read by lib/common.sh
 prog='series-check'
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/checkpatch.sh"
 
 [ -d "$tree/.git" ] || die "no kernel/ work tree: run \`make kernel-tree\` first"
 shopt -s nullglob
@@ -97,15 +98,8 @@ while IFS= read -r f; do
 		bad=1
 	}
 done < <(git -C "$wt" diff --name-only --diff-filter=A baseline HEAD)
-for p in "${series[@]}"; do
-	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py
-	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1) || true
-	if [ -n "$res" ]; then
-		echo "series-check: checkpatch --strict: $(basename "$p"):" >&2
-		echo "$res" >&2
-		bad=1
-	fi
-done
+checkpatch_strict "$wt" UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "${series[@]}" ||
+	bad=1
 [ $bad -eq 0 ] || die "checkpatch --strict found problems"
 say "checkpatch --strict: clean (${#series[@]} patches)"
 
@@ -118,7 +112,7 @@ kbuilt=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	git -C "$wt" checkout -q --detach "$c"
-	echo "series-check: [$i/${#commits[@]}] $(git -C "$wt" log -1 --format=%s)" >&2
+	say "[$i/${#commits[@]}] $(git -C "$wt" log -1 --format=%s)"
 	files=$(git -C "$wt" diff --name-only "$c~1" "$c")
 	# The kernel once the series first touches what it is built from
 	if [ $kbuilt -eq 1 ] ||

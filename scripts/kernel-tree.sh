@@ -112,4 +112,4 @@ unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 mv "$tmp" "$tree"
 apply_series
-echo "kernel-tree: $k is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches" >&2
+say "$k is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches"

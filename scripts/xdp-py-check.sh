@@ -24,6 +24,7 @@ wt=$(kernel_dir upstream)/ksft-new
 kernel=$kernel_tree
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/checkpatch.sh"
 
 save=""
 case "${1:-}" in
@@ -59,7 +60,7 @@ EOF
 	mv "$tmp/0000-cover-letter.patch" "$tmp/0000-cover-letter.txt"
 	find "$dir" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
 	cp "$tmp"/* "$dir/"
-	echo "xdp-py-check: patches/xdp-py/ written from $save ($(ls "$dir"/0*.patch | wc -l) patches)" >&2
+	say "patches/xdp-py/ written from $save ($(ls "$dir"/0*.patch | wc -l) patches)"
 fi
 
 shopt -s nullglob
@@ -82,16 +83,8 @@ git -C "$wt" -c user.name=xdp-py-check -c user.email=xdp-py-check@invalid \
 say "git am: ${#series[@]} patches apply on the baseline, on their own"
 
 # 2. checkpatch
-bad=0
-for p in "${series[@]}"; do
-	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
-	if [ -n "$res" ]; then
-		echo "xdp-py-check: checkpatch --strict: $(basename "$p"):" >&2
-		echo "$res" >&2
-		bad=1
-	fi
-done
-[ $bad -eq 0 ] || die "checkpatch --strict found problems"
+checkpatch_strict "$wt" "" "${series[@]}" ||
+	die "checkpatch --strict found problems"
 say "checkpatch --strict: clean (${#series[@]} patches)"
 
 # 3. the selftests build
