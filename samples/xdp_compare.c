@@ -10,6 +10,7 @@
  * options unless --force.  Documentation/compare.rst.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,6 +30,7 @@
 #define WIDTH		72	/* the text pastes into a mail reply */
 #define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */
 #define MAX_DIFFS	16
+#define MAX_EXPECT	32	/* --expect rules */
 
 /* A point or a stack's row, and what the two sides' are matched by */
 struct item {
@@ -65,6 +67,33 @@ struct sample {
 	double ns_med, mpps_med;
 };
 
+/*
+ * --expect [LABEL-GLOB=]WHAT[/PCT]: what the change of the rows whose label
+ * matches must be (the last rule that matches a row decides it)
+ */
+enum expect_kind {
+	EXPECT_SHOWN,		/* shown, not judged */
+	EXPECT_DELTA,		/* B - A within the room of delta ("no-change": 0) */
+	EXPECT_DEARER,		/* significant and beyond the room, up */
+	EXPECT_CHEAPER,		/* ... down */
+};
+
+struct expect {
+	const char *text;	/* as given, for the report */
+	char glob[96];
+	enum expect_kind kind;
+	double delta;		/* EXPECT_DELTA, in the cost unit */
+	double tolerance;	/* its /PCT; < 0: --tolerance's */
+	unsigned int rows;	/* rows its glob matched */
+};
+
+struct expects {
+	unsigned int n;
+	struct expect r[MAX_EXPECT];
+};
+
+enum verdict { VERDICT_NONE, VERDICT_SHOWN, VERDICT_OK, VERDICT_FAIL };
+
 struct row {
 	const struct jr_value *pa, *pb;
 	const char *field;	/* the runs' cost: ns_per_pkt, app_ns_per_pkt */
@@ -74,6 +103,10 @@ struct row {
 	bool have_ci;
 	bool tolerated;		/* |d_pct| within --tolerance */
 	struct stats_welch w;
+	/* --expect: the rule that decided the row, its room, the verdict */
+	const struct expect *exp;
+	double room;
+	enum verdict verdict;
 };
 
 /*
@@ -121,6 +154,10 @@ static const char *const stack_modes[] = { "native", "generic",
 static double ci_level = 95;
 /* --tolerance: a change within this many % of A is "no change" (< 0: off) */
 static double tolerance = -1;
+/* --expect's rules; --floor and --spread: the room they all get */
+static struct expects expects;
+static double expect_floor;
+static bool expect_spread;
 /* --max-input: a larger file is refused */
 static __u64 max_input = JR_MAX_INPUT;
 
@@ -128,9 +165,10 @@ static __u64 max_input = JR_MAX_INPUT;
 static bool insns;
 
 struct config {
-	bool json, force;
-	double level, tolerance;
+	bool json, force, spread;
+	double level, tolerance, floor;
 	__u64 max_input;
+	struct expects expects;
 };
 
 #define ABOUT \
@@ -138,9 +176,77 @@ struct config {
 	"change of the median ns/pkt in %, ns and TSC cycles (at A's TSC GHz),\n" \
 	"Mpps change, CI of the ns difference (Welch), noise marked.\n\n"
 #define NOTES \
-	"\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n" \
+	"\n--expect RULE: [LABEL-GLOB=]WHAT[/PCT], WHAT one of no-change, dearer,\n" \
+	"cheaper, shown, or a change +X (in ns, or insns under -icount); the last\n" \
+	"rule whose glob matches a row's label (\"XDP_TX native 64B 1 flow\") decides\n" \
+	"it (no glob: every row); rows no rule matches are shown.  A change is as\n" \
+	"expected within its room: PCT% (else --tolerance, else 0) of A's median,\n" \
+	"at least --floor, and with --spread at least the spread (max - min) of A's\n" \
+	"ok runs plus B's; dearer and cheaper: significant and beyond the room.\n" \
+	"\nExit status: 0 compared (and every --expect met), 1 refused or unreadable\n" \
+	"input, 2 bad usage, 3 a row not as expected or a rule that matched none.\n" \
 	"Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n" \
 	"they are --flows, --l2fwd, --txonly and --modes.\n"
+
+/* --expect [LABEL-GLOB=]WHAT[/PCT] */
+static int set_expect(const struct opt *o, void *c, const char *arg)
+{
+	struct config *cfg = c;
+	const char *eq = strrchr(arg, '='), *what = eq ? eq + 1 : arg;
+	struct expect *e = &cfg->expects.r[cfg->expects.n];
+	char word[32], *end;
+	size_t len, wl;
+	const char *slash;
+
+	if (cfg->expects.n >= MAX_EXPECT) {
+		fprintf(stderr, "%s: --%s: more than %d rules\n", TOOL, o->name,
+			MAX_EXPECT);
+		return -EINVAL;
+	}
+	len = eq ? (size_t)(eq - arg) : 1;
+	if (len >= sizeof(e->glob) || !len) {
+		fprintf(stderr, "%s: --%s '%s': the label glob is %s\n", TOOL,
+			o->name, arg, len ? "longer than 95 characters" : "empty");
+		return -EINVAL;
+	}
+	snprintf(e->glob, sizeof(e->glob), "%.*s", (int)len, eq ? arg : "*");
+	e->text = arg;
+	e->tolerance = -1;
+	slash = strchr(what, '/');
+	wl = slash ? (size_t)(slash - what) : strlen(what);
+	snprintf(word, sizeof(word), "%.*s", (int)(wl < sizeof(word) ? wl : 0),
+		 what);
+	e->delta = 0;
+	if (!strcmp(word, "no-change")) {
+		e->kind = EXPECT_DELTA;
+	} else if (!strcmp(word, "dearer")) {
+		e->kind = EXPECT_DEARER;
+	} else if (!strcmp(word, "cheaper")) {
+		e->kind = EXPECT_CHEAPER;
+	} else if (!strcmp(word, "shown")) {
+		e->kind = EXPECT_SHOWN;
+	} else {
+		e->kind = EXPECT_DELTA;
+		errno = 0;
+		e->delta = strtod(word, &end);
+		if (!word[0] || *end || errno || !isfinite(e->delta) ||
+		    fabs(e->delta) > 1e12)
+			goto bad;
+	}
+	if (slash) {
+		errno = 0;
+		e->tolerance = strtod(slash + 1, &end);
+		if (!slash[1] || *end || errno || !(e->tolerance >= 0) ||
+		    e->tolerance > 100 || e->kind == EXPECT_SHOWN)
+			goto bad;
+	}
+	cfg->expects.n++;
+	return 0;
+bad:
+	fprintf(stderr, "%s: --%s '%s': not [LABEL-GLOB=]WHAT[/PCT] with WHAT no-change, dearer, cheaper, shown or a change +X, PCT 0..100\n",
+		TOOL, o->name, arg);
+	return -EINVAL;
+}
 
 static const struct opt rows[] = {
 	OPTS_JSON(struct config, json, "one JSON object instead of the text report"),
@@ -152,6 +258,14 @@ static const struct opt rows[] = {
 	{ OPTS_ROW(OPT_DOUBLE, "tolerance", 0, struct config, tolerance, "PCT",
 		   "a change within PCT% of A is \"no change\" (the measured spread, for exact icount results)"),
 	  .dmin = 0, .dmax = 100, .def = "off" },
+	{ OPTS_ROW(OPT_FUNC, "expect", 0, struct config, expects, "RULE",
+		   "what the rows' change must be (below); repeatable"),
+	  .set = set_expect },
+	{ OPTS_ROW(OPT_DOUBLE, "floor", 0, struct config, floor, "X",
+		   "an expectation's room is at least X ns (insns under -icount)"),
+	  .dmin = 0, .dmax = 1e12 },
+	{ OPTS_ROW(OPT_FLAG, "spread", 0, struct config, spread, NULL,
+		   "an expectation's room is at least the spread of A's runs plus B's") },
 	{ OPTS_ROW(OPT_U64, "max-input", 0, struct config, max_input, "BYTES",
 		   "refuse a larger file"), .min = 1, .max = 1ULL << 40 },
 	OPTS_HELP_END
@@ -678,6 +792,63 @@ static int compute(struct row *r, double ghz)
 	return 0;
 }
 
+/* max - min of a sample's runs */
+static double spread_of(const struct sample *s)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		lo = fmin(lo, s->ns[i]);
+		hi = fmax(hi, s->ns[i]);
+	}
+	return s->n ? hi - lo : 0;
+}
+
+/*
+ * --expect: the last rule matching the row's label decides it; the room
+ * is PCT% (the rule's, else --tolerance, else 0) of A's median, at least
+ * --floor and, with --spread, A's spread plus B's
+ */
+static void judge(struct row *r)
+{
+	struct expect *e = NULL;
+	double tol;
+	bool ok;
+	unsigned int i;
+
+	for (i = 0; i < expects.n; i++) {
+		if (fnmatch(expects.r[i].glob, r->label, 0))
+			continue;
+		e = &expects.r[i];
+		e->rows++;
+	}
+	r->exp = e;
+	if (!e) {
+		r->verdict = expects.n ? VERDICT_SHOWN : VERDICT_NONE;
+		return;
+	}
+	if (e->kind == EXPECT_SHOWN) {
+		r->verdict = VERDICT_SHOWN;
+		return;
+	}
+	if (!r->a.n || !r->b.n) {
+		r->verdict = VERDICT_FAIL;
+		return;
+	}
+	tol = e->tolerance >= 0 ? e->tolerance : tolerance >= 0 ? tolerance : 0;
+	r->room = fmax(tol / 100 * r->a.ns_med, expect_floor);
+	if (expect_spread)
+		r->room = fmax(r->room, spread_of(&r->a) + spread_of(&r->b));
+	if (e->kind == EXPECT_DELTA)
+		ok = fabs(r->d_ns - e->delta) <= r->room;
+	else
+		ok = r->have_ci && r->w.distinct &&
+		     (e->kind == EXPECT_DEARER ? r->d_ns > r->room :
+		      r->d_ns < -r->room);
+	r->verdict = ok ? VERDICT_OK : VERDICT_FAIL;
+}
+
 /* Signed, rounded to prec decimals, never "-0.0" */
 static const char *sgn(char *buf, size_t len, double v, int prec)
 {
@@ -742,6 +913,71 @@ static void legend(const struct side *a)
 	}
 	wrap(stdout, 0, 0, seg, 4);
 	printf("\n");
+}
+
+/* Rows not as --expect says, and rules that matched no row */
+static unsigned int expect_failed(const struct row *rows, size_t nrows)
+{
+	unsigned int n = 0, i;
+
+	for (i = 0; i < nrows; i++)
+		n += rows[i].verdict == VERDICT_FAIL;
+	for (i = 0; i < expects.n; i++)
+		n += !expects.r[i].rows;
+	return n;
+}
+
+/* --expect: a line per row, "ok: LABEL: +10.02 insns, expected ..." */
+static void expect_report(const struct row *rows, size_t nrows)
+{
+	const char *unit = insns ? "insns" : "ns";
+	unsigned int ok = 0, shown = 0, i;
+	char s1[160], s2[64], s3[96], v[32], w[32];
+	const char *seg[3] = { s1, s2, s3 };
+
+	if (!expects.n)
+		return;
+	printf("\nExpected (--expect):\n");
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		const struct expect *e = r->exp;
+		bool runs = r->a.n && r->b.n;
+
+		snprintf(s1, sizeof(s1), "%s: %s:", r->verdict == VERDICT_OK ?
+			 "ok" : r->verdict == VERDICT_FAIL ? "FAIL" : "shown",
+			 r->label);
+		if (runs)
+			snprintf(s2, sizeof(s2), "%s %s%s",
+				 sgn(v, sizeof(v), r->d_ns, 2), unit,
+				 r->verdict == VERDICT_SHOWN ? "" : ",");
+		else
+			snprintf(s2, sizeof(s2), "no ok runs in A or B%s",
+				 r->verdict == VERDICT_SHOWN ? "" : ",");
+		if (r->verdict == VERDICT_SHOWN)
+			snprintf(s3, sizeof(s3), "(not judged%s)",
+				 e ? "" : ": no rule");
+		else if (e->kind == EXPECT_DELTA && !e->delta)
+			snprintf(s3, sizeof(s3), "expected no change within %.2f",
+				 r->room);
+		else if (e->kind == EXPECT_DELTA)
+			snprintf(s3, sizeof(s3), "expected %s within %.2f",
+				 sgn(w, sizeof(w), e->delta, 2), r->room);
+		else
+			snprintf(s3, sizeof(s3), "expected %s (significant, beyond %.2f)",
+				 e->kind == EXPECT_DEARER ? "dearer" : "cheaper",
+				 r->room);
+		if (!runs && r->verdict == VERDICT_FAIL)
+			snprintf(s3, sizeof(s3), "expected %s", e->text);
+		wrap(stdout, 0, 4, seg, 3);
+		ok += r->verdict == VERDICT_OK;
+		shown += r->verdict == VERDICT_SHOWN;
+	}
+	for (i = 0; i < expects.n; i++)
+		if (!expects.r[i].rows)
+			printf("FAIL: --expect '%s' matched no row compared\n",
+			       expects.r[i].text);
+	printf("expect: %u as expected, %u not, %u shown\n", ok,
+	       expect_failed(rows, nrows), shown);
 }
 
 static void text_report(const struct side *a, const struct side *b,
@@ -875,6 +1111,7 @@ static void text_report(const struct side *a, const struct side *b,
 	if (unjudged)
 		printf(", %u not judged (no ok runs, or too few)", unjudged);
 	printf("\n");
+	expect_report(rows, nrows);
 }
 
 static void side_json(struct json *j, const char *key, const struct side *s)
@@ -1000,11 +1237,34 @@ static int json_report(const struct side *a, const struct side *b,
 		else
 			json_null(&j);
 		json_kv_bool(&j, "within_tolerance", r->tolerated);
+		if (expects.n) {
+			json_key(&j, "expect");
+			if (r->exp)
+				json_string(&j, r->exp->text);
+			else
+				json_null(&j);
+			json_kv_double(&j, "allowed", r->verdict == VERDICT_SHOWN ||
+				       !ok ? NAN : r->room);
+			json_key(&j, "as_expected");
+			if (r->verdict == VERDICT_SHOWN)
+				json_null(&j);
+			else
+				json_bool(&j, r->verdict == VERDICT_OK);
+		}
 		json_end_object(&j);
 	}
 	json_end_array(&j);
 	only_json(&j, "only_a", only_a, na);
 	only_json(&j, "only_b", only_b, nb);
+	if (expects.n) {
+		json_kv_bool(&j, "as_expected", !expect_failed(rows, nrows));
+		json_key(&j, "expect_unmatched");
+		json_begin_array(&j);
+		for (i = 0; i < expects.n; i++)
+			if (!expects.r[i].rows)
+				json_string(&j, expects.r[i].text);
+		json_end_array(&j);
+	}
 	json_end_object(&j);
 	return json_finish(&j);
 }
@@ -1031,6 +1291,9 @@ static int parse_args(int argc, char **argv, bool *as_json, bool *force)
 	*force = cfg.force;
 	ci_level = cfg.level;
 	tolerance = cfg.tolerance;
+	expects = cfg.expects;
+	expect_floor = cfg.floor;
+	expect_spread = cfg.spread;
 	max_input = cfg.max_input;
 	return 0;
 }
@@ -1084,6 +1347,7 @@ int main(int argc, char **argv)
 			rows[nrows].field = f ? "app_ns_per_pkt" : "ns_per_pkt";
 			if (compute(&rows[nrows++], a.ghz))
 				goto nomem;
+			judge(&rows[nrows - 1]);
 		}
 	}
 	for (i = 0; i < b.nitems; i++)
@@ -1098,7 +1362,7 @@ int main(int argc, char **argv)
 	} else {
 		text_report(&a, &b, d, nd, rows, nrows, only_a, na, only_b, nb);
 	}
-	ret = fflush(stdout) ? 1 : 0;
+	ret = fflush(stdout) ? 1 : expect_failed(rows, nrows) ? 3 : 0;
 	goto out;
 nomem:
 	fprintf(stderr, "%s: out of memory\n", TOOL);
