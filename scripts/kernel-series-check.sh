@@ -28,7 +28,7 @@ build=1
 # shellcheck disable=SC2034  # read by lib/common.sh
 prog='series-check'
 . "$top/scripts/lib/common.sh"
-. "$top/scripts/lib/checkpatch.sh"
+. "$top/scripts/lib/series.sh"
 
 [ -d "$tree/.git" ] || die "no kernel/ work tree: run \`make kernel-tree\` first"
 shopt -s nullglob

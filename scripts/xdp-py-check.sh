@@ -24,7 +24,7 @@ wt=$(kernel_dir upstream)/ksft-new
 kernel=$kernel_tree
 
 . "$top/scripts/lib/common.sh"
-. "$top/scripts/lib/checkpatch.sh"
+. "$top/scripts/lib/series.sh"
 
 save=""
 case "${1:-}" in
@@ -41,25 +41,7 @@ if [ -n "$save" ]; then
 	git -C "$save" rev-parse -q --verify baseline >/dev/null ||
 		die "--save $save: no tag baseline there"
 	[ -f "$dir/cover-letter.in" ] || die "$dir/cover-letter.in is missing"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	git -C "$save" format-patch -q --zero-commit --cover-letter \
-		--base=baseline -o "$tmp" baseline..HEAD
-	last=$(ls "$tmp"/*.patch | tail -1)
-	python3 - "$tmp/0000-cover-letter.patch" "$dir/cover-letter.in" "$last" <<'EOF'
-import re, sys
-cover, src, last = sys.argv[1:4]
-lines = open(src).read().split('\n')
-text = open(cover).read()
-text = text.replace('*** SUBJECT HERE ***', lines[0])
-text = text.replace('*** BLURB HERE ***', '\n'.join(lines[1:]).strip('\n'))
-date = re.search(r'^Date: .*$', open(last).read(), re.M).group(0)
-text = re.sub(r'^Date: .*$', date, text, count=1, flags=re.M)
-open(cover, 'w').write(text)
-EOF
-	mv "$tmp/0000-cover-letter.patch" "$tmp/0000-cover-letter.txt"
-	find "$dir" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
-	cp "$tmp"/* "$dir/"
+	series_write "$save" "$dir"
 	say "patches/xdp-py/ written from $save ($(ls "$dir"/0*.patch | wc -l) patches)"
 fi
 
