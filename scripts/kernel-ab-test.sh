@@ -71,7 +71,9 @@
 # functions' by scripts/exact-funcs.py check; this script passes them the
 # expectations and reads their exit status, a check per comparison.
 # --from DIR judges the results of an earlier run (its --out) again,
-# without booting, and writes the reports into DIR.
+# without booting, and writes the reports into DIR
+# (tests/kernel_ab_judge_test.c does, on tests/kernel-ab-test/).  BIN:
+# where xdp_compare is (default build/bin).
 #
 # Prints the A/B reports and one line per check; ends with "N passed,
 # N failed".  Exit status 0 when every check passed.
@@ -107,7 +109,7 @@ want_decimal "$tolerance" "--tolerance '$tolerance' is not a percentage"
 want_decimal "$same_tolerance" "--same-tolerance '$same_tolerance' is not a percentage"
 want_decimal "$xsk_tolerance" "--xsk-tolerance '$xsk_tolerance' is not a percentage"
 want_decimal "$func_floor" "--func-floor '$func_floor' is not a number of insns"
-compare="$top/build/bin/xdp_compare"
+compare="${BIN:-$top/build/bin}/xdp_compare"
 [ -x "$compare" ] || die "$compare missing (make)"
 
 if [ -n "$from" ]; then
