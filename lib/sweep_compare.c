@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A/B comparison of two sweep results (lib/sweep_compare.h): the guard, the
- * rows' changes with Welch's CI, the text and JSON reports
+ * rows' changes with Welch's CI, the --expect verdicts, the text and JSON
+ * reports
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,8 @@ struct sample {
 	double ns_med, mpps_med;
 };
 
+enum verdict { VERDICT_NONE, VERDICT_SHOWN, VERDICT_OK, VERDICT_FAIL };
+
 struct row {
 	const struct jr_value *pa, *pb;
 	const char *field;	/* the runs' cost: ns_per_pkt, app_ns_per_pkt */
@@ -38,8 +42,11 @@ struct row {
 	bool have_ci;
 	bool tolerated;		/* |d_pct| within --tolerance */
 	struct stats_welch w;
+	/* --expect: the rule that decided the row, its room, the verdict */
+	const struct cmp_expect *exp;
+	double room;
+	enum verdict verdict;
 };
-
 
 /* Two results and what came of comparing them */
 struct cmp {
@@ -54,6 +61,7 @@ struct cmp {
 	size_t nrows;
 	const struct jr_value **only_a, **only_b;
 	size_t na, nb;
+	unsigned int expect_rows[CMP_MAX_EXPECT]; /* rows each rule matched */
 };
 
 static void add_diff(struct diff *d, unsigned int *n, const char *field,
@@ -195,6 +203,138 @@ static int compute(const struct cmp *c, struct row *r, double ghz)
 	}
 	r->tolerated = c->o->tolerance >= 0 && fabs(r->d_pct) <= c->o->tolerance;
 	return 0;
+}
+
+int cmp_expect_parse(struct cmp_expects *es, const char *arg,
+		     const char *tool, const char *opt)
+{
+	const char *eq = strrchr(arg, '='), *what = eq ? eq + 1 : arg;
+	struct cmp_expect *e = &es->r[es->n];
+	char word[32], *end;
+	size_t len, wl;
+	const char *slash;
+
+	if (es->n >= CMP_MAX_EXPECT) {
+		fprintf(stderr, "%s: --%s: more than %d rules\n", tool, opt,
+			CMP_MAX_EXPECT);
+		return -EINVAL;
+	}
+	len = eq ? (size_t)(eq - arg) : 1;
+	if (len >= sizeof(e->glob) || !len) {
+		fprintf(stderr, "%s: --%s '%s': the label glob is %s\n", tool,
+			opt, arg, len ? "longer than 95 characters" : "empty");
+		return -EINVAL;
+	}
+	snprintf(e->glob, sizeof(e->glob), "%.*s", (int)len, eq ? arg : "*");
+	e->text = arg;
+	e->tolerance = -1;
+	slash = strchr(what, '/');
+	wl = slash ? (size_t)(slash - what) : strlen(what);
+	snprintf(word, sizeof(word), "%.*s", (int)(wl < sizeof(word) ? wl : 0),
+		 what);
+	e->delta = 0;
+	if (!strcmp(word, "no-change")) {
+		e->kind = CMP_EXPECT_DELTA;
+	} else if (!strcmp(word, "dearer")) {
+		e->kind = CMP_EXPECT_DEARER;
+	} else if (!strcmp(word, "cheaper")) {
+		e->kind = CMP_EXPECT_CHEAPER;
+	} else if (!strcmp(word, "shown")) {
+		e->kind = CMP_EXPECT_SHOWN;
+	} else {
+		e->kind = CMP_EXPECT_DELTA;
+		errno = 0;
+		e->delta = strtod(word, &end);
+		if (!word[0] || *end || errno || !isfinite(e->delta) ||
+		    fabs(e->delta) > 1e12)
+			goto bad;
+	}
+	if (slash) {
+		errno = 0;
+		e->tolerance = strtod(slash + 1, &end);
+		if (!slash[1] || *end || errno || !(e->tolerance >= 0) ||
+		    e->tolerance > 100 || e->kind == CMP_EXPECT_SHOWN)
+			goto bad;
+	}
+	es->n++;
+	return 0;
+bad:
+	fprintf(stderr, "%s: --%s '%s': not [LABEL-GLOB=]WHAT[/PCT] with WHAT no-change, dearer, cheaper, shown or a change +X, PCT 0..100\n",
+		tool, opt, arg);
+	return -EINVAL;
+}
+
+/* max - min of a sample's runs */
+static double spread_of(const struct sample *s)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		lo = fmin(lo, s->ns[i]);
+		hi = fmax(hi, s->ns[i]);
+	}
+	return s->n ? hi - lo : 0;
+}
+
+/*
+ * --expect: the last rule matching the row's label decides it; the room
+ * is PCT% (the rule's, else --tolerance, else 0) of A's median, at least
+ * --floor and, with --spread, A's spread plus B's
+ */
+static void expect_judge(struct cmp *c, struct row *r)
+{
+	const struct cmp_expects *es = &c->o->expects;
+	const struct cmp_expect *e = NULL;
+	double tol;
+	bool ok;
+	unsigned int i;
+
+	for (i = 0; i < es->n; i++) {
+		if (fnmatch(es->r[i].glob, r->label, 0))
+			continue;
+		e = &es->r[i];
+		c->expect_rows[i]++;
+	}
+	r->exp = e;
+	if (!e) {
+		r->verdict = es->n ? VERDICT_SHOWN : VERDICT_NONE;
+		return;
+	}
+	if (e->kind == CMP_EXPECT_SHOWN) {
+		r->verdict = VERDICT_SHOWN;
+		return;
+	}
+	if (!r->a.n || !r->b.n) {
+		r->verdict = VERDICT_FAIL;
+		return;
+	}
+	tol = e->tolerance >= 0 ? e->tolerance :
+	      c->o->tolerance >= 0 ? c->o->tolerance : 0;
+	r->room = fmax(tol / 100 * r->a.ns_med, c->o->floor);
+	if (c->o->spread)
+		r->room = fmax(r->room, spread_of(&r->a) + spread_of(&r->b));
+	if (e->kind == CMP_EXPECT_DELTA)
+		ok = fabs(r->d_ns - e->delta) <= r->room;
+	else
+		ok = r->have_ci && r->w.distinct &&
+		     (e->kind == CMP_EXPECT_DEARER ? r->d_ns > r->room :
+		      r->d_ns < -r->room);
+	r->verdict = ok ? VERDICT_OK : VERDICT_FAIL;
+}
+
+/* The --expect counts: rows not as expected and rules that matched none */
+static void count_expect(const struct cmp *c, struct cmp_verdict *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nrows; i++) {
+		v->expect_ok += c->rows[i].verdict == VERDICT_OK;
+		v->expect_shown += c->rows[i].verdict == VERDICT_SHOWN;
+		v->expect_failed += c->rows[i].verdict == VERDICT_FAIL;
+	}
+	for (i = 0; i < c->o->expects.n; i++)
+		v->expect_failed += !c->expect_rows[i];
 }
 
 /* Signed, rounded to prec decimals, never "-0.0" */
@@ -405,6 +545,58 @@ static void text_row(const struct cmp *c, const struct row *r)
 	wrap(stdout, 0, 4, seg, n);
 }
 
+/* --expect: a line per row, "ok: LABEL: +10.02 insns, expected ..." */
+static void expect_report(const struct cmp *c, const struct cmp_verdict *v)
+{
+	const struct cmp_expects *es = &c->o->expects;
+	const char *unit = c->insns ? "insns" : "ns";
+	char s1[160], s2[64], s3[96], d[32], w[32];
+	const char *seg[3] = { s1, s2, s3 };
+	unsigned int i;
+
+	if (!es->n)
+		return;
+	printf("\nExpected (--expect):\n");
+	for (i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+		const struct cmp_expect *e = r->exp;
+		bool runs = r->a.n && r->b.n;
+
+		snprintf(s1, sizeof(s1), "%s: %s:", r->verdict == VERDICT_OK ?
+			 "ok" : r->verdict == VERDICT_FAIL ? "FAIL" : "shown",
+			 r->label);
+		if (runs)
+			snprintf(s2, sizeof(s2), "%s %s%s",
+				 sgn(d, sizeof(d), r->d_ns, 2), unit,
+				 r->verdict == VERDICT_SHOWN ? "" : ",");
+		else
+			snprintf(s2, sizeof(s2), "no ok runs in A or B%s",
+				 r->verdict == VERDICT_SHOWN ? "" : ",");
+		if (r->verdict == VERDICT_SHOWN)
+			snprintf(s3, sizeof(s3), "(not judged%s)",
+				 e ? "" : ": no rule");
+		else if (e->kind == CMP_EXPECT_DELTA && !e->delta)
+			snprintf(s3, sizeof(s3), "expected no change within %.2f",
+				 r->room);
+		else if (e->kind == CMP_EXPECT_DELTA)
+			snprintf(s3, sizeof(s3), "expected %s within %.2f",
+				 sgn(w, sizeof(w), e->delta, 2), r->room);
+		else
+			snprintf(s3, sizeof(s3), "expected %s (significant, beyond %.2f)",
+				 e->kind == CMP_EXPECT_DEARER ? "dearer" : "cheaper",
+				 r->room);
+		if (!runs && r->verdict == VERDICT_FAIL)
+			snprintf(s3, sizeof(s3), "expected %s", e->text);
+		wrap(stdout, 0, 4, seg, 3);
+	}
+	for (i = 0; i < es->n; i++)
+		if (!c->expect_rows[i])
+			printf("FAIL: --expect '%s' matched no row compared\n",
+			       es->r[i].text);
+	printf("expect: %u as expected, %u not, %u shown\n", v->expect_ok,
+	       v->expect_failed, v->expect_shown);
+}
+
 static void text_report(const struct cmp *c, const struct cmp_verdict *v)
 {
 	size_t i;
@@ -428,6 +620,7 @@ static void text_report(const struct cmp *c, const struct cmp_verdict *v)
 	if (v->unjudged)
 		printf(", %u not judged (no ok runs, or too few)", v->unjudged);
 	printf("\n");
+	expect_report(c, v);
 }
 
 static void side_json(struct json *j, const char *key, const struct sweep_doc *s)
@@ -485,7 +678,7 @@ static void only_json(struct json *j, const char *key,
 	json_end_array(j);
 }
 
-static int json_report(const struct cmp *c)
+static int json_report(const struct cmp *c, const struct cmp_verdict *v)
 {
 	const struct sweep_doc *a = &c->a, *b = &c->b;
 	const struct diff *d = c->d;
@@ -516,7 +709,7 @@ static int json_report(const struct cmp *c)
 	json_kv_double(&j, "tsc_ghz", a->ghz);
 	json_kv_string(&j, "tsc_ghz_of", "A");
 	json_kv_string(&j, "ci", "CI of mean(B) - mean(A) of the runs' ns_per_pkt, Welch's t");
-	json_kv_double(&j, "c->o->level", c->o->level);
+	json_kv_double(&j, "ci_level", c->o->level);
 	json_kv_bool(&j, "forced", nd > 0);
 	json_key(&j, "differences");
 	json_begin_array(&j);
@@ -554,11 +747,34 @@ static int json_report(const struct cmp *c)
 		else
 			json_null(&j);
 		json_kv_bool(&j, "within_tolerance", r->tolerated);
+		if (c->o->expects.n) {
+			json_key(&j, "expect");
+			if (r->exp)
+				json_string(&j, r->exp->text);
+			else
+				json_null(&j);
+			json_kv_double(&j, "allowed", r->verdict == VERDICT_SHOWN ||
+				       !ok ? NAN : r->room);
+			json_key(&j, "as_expected");
+			if (r->verdict == VERDICT_SHOWN)
+				json_null(&j);
+			else
+				json_bool(&j, r->verdict == VERDICT_OK);
+		}
 		json_end_object(&j);
 	}
 	json_end_array(&j);
 	only_json(&j, "only_a", c->only_a, c->na);
 	only_json(&j, "only_b", c->only_b, c->nb);
+	if (c->o->expects.n) {
+		json_kv_bool(&j, "as_expected", !v->expect_failed);
+		json_key(&j, "expect_unmatched");
+		json_begin_array(&j);
+		for (i = 0; i < c->o->expects.n; i++)
+			if (!c->expect_rows[i])
+				json_string(&j, c->o->expects.r[i].text);
+		json_end_array(&j);
+	}
 	json_end_object(&j);
 	return json_finish(&j);
 }
@@ -656,11 +872,14 @@ int cmp_files(const char *a, const char *b, const struct cmp_opts *o,
 		fprintf(stderr, "%s: out of memory\n", o->tool);
 		goto out;
 	}
-	for (i = 0; i < c.nrows; i++)
+	for (i = 0; i < c.nrows; i++) {
 		count(v, judge(&c.rows[i]));
+		expect_judge(&c, &c.rows[i]);
+	}
+	count_expect(&c, v);
 	if (!o->json) {
 		text_report(&c, v);
-	} else if (json_report(&c)) {
+	} else if (json_report(&c, v)) {
 		fprintf(stderr, "%s: writing the JSON failed\n", o->tool);
 		ret = -EIO;
 	}

@@ -20,9 +20,10 @@
 #define TOOL		"xdp_compare"
 
 struct config {
-	bool json, force;
-	double level, tolerance;
+	bool json, force, spread;
+	double level, tolerance, floor;
 	__u64 max_input;
+	struct cmp_expects expects;
 };
 
 #define ABOUT \
@@ -30,9 +31,25 @@ struct config {
 	"change of the median ns/pkt in %, ns and TSC cycles (at A's TSC GHz),\n" \
 	"Mpps change, CI of the ns difference (Welch), noise marked.\n\n"
 #define NOTES \
-	"\nExit status: 0 compared, 1 refused or unreadable input, 2 bad usage.\n" \
+	"\n--expect RULE: [LABEL-GLOB=]WHAT[/PCT], WHAT one of no-change, dearer,\n" \
+	"cheaper, shown, or a change +X (in ns, or insns under -icount); the last\n" \
+	"rule whose glob matches a row's label (\"XDP_TX native 64B 1 flow\") decides\n" \
+	"it (no glob: every row); rows no rule matches are shown.  A change is as\n" \
+	"expected within its room: PCT% (else --tolerance, else 0) of A's median,\n" \
+	"at least --floor, and with --spread at least the spread (max - min) of A's\n" \
+	"ok runs plus B's; dearer and cheaper: significant and beyond the room.\n" \
+	"\nExit status: 0 compared (and every --expect met), 1 refused or unreadable\n" \
+	"input, 2 bad usage, 3 a row not as expected or a rule that matched none.\n" \
 	"Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n" \
 	"they are --flows, --l2fwd, --txonly and --modes.\n"
+
+/* --expect [LABEL-GLOB=]WHAT[/PCT]: the rule's parser is the comparison's */
+static int set_expect(const struct opt *o, void *c, const char *arg)
+{
+	struct config *cfg = c;
+
+	return cmp_expect_parse(&cfg->expects, arg, TOOL, o->name);
+}
 
 static const struct opt rows[] = {
 	OPTS_JSON(struct config, json, "one JSON object instead of the text report"),
@@ -44,6 +61,14 @@ static const struct opt rows[] = {
 	{ OPTS_ROW(OPT_DOUBLE, "tolerance", 0, struct config, tolerance, "PCT",
 		   "a change within PCT% of A is \"no change\" (the measured spread, for exact icount results)"),
 	  .dmin = 0, .dmax = 100, .def = "off" },
+	{ OPTS_ROW(OPT_FUNC, "expect", 0, struct config, expects, "RULE",
+		   "what the rows' change must be (below); repeatable"),
+	  .set = set_expect },
+	{ OPTS_ROW(OPT_DOUBLE, "floor", 0, struct config, floor, "X",
+		   "an expectation's room is at least X ns (insns under -icount)"),
+	  .dmin = 0, .dmax = 1e12 },
+	{ OPTS_ROW(OPT_FLAG, "spread", 0, struct config, spread, NULL,
+		   "an expectation's room is at least the spread of A's runs plus B's") },
 	{ OPTS_ROW(OPT_U64, "max-input", 0, struct config, max_input, "BYTES",
 		   "refuse a larger file"), .min = 1, .max = 1ULL << 40 },
 	OPTS_HELP_END
@@ -78,6 +103,9 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 		.level = cfg.level,
 		.tolerance = cfg.tolerance,
 		.max_input = cfg.max_input,
+		.expects = cfg.expects,
+		.floor = cfg.floor,
+		.spread = cfg.spread,
 	};
 	return 0;
 }
@@ -92,5 +120,6 @@ int main(int argc, char **argv)
 	/* refused, unreadable, invalid, out of memory: said on stderr */
 	if (cmp_files(argv[1], argv[2], &o, &v))
 		return 1;
-	return fflush(stdout) ? 1 : 0;
+	/* 3: a row not as --expect says, or a rule that matched none */
+	return fflush(stdout) ? 1 : v.expect_failed ? 3 : 0;
 }
