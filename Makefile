@@ -140,13 +140,25 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@printf '  %-8s %s\n' GEN-SKEL $@
 	@bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-# lib/: measurement and reporting, over the AF_XDP core that the selftests
-# build; samples/ and tests/ are thin programs over both
+# lib/: measurement and reporting.  Its base (errors, JSON, statistics,
+# time and TSC, options, the run lock, profiles, the other measuring
+# modules that need no AF_XDP socket) builds without the AF_XDP core and
+# the kselftest framework: no -I of tools/testing/selftests on its command
+# line, so that an include of the core there fails to build.  LIB_CORE are
+# the modules over the core (sockets, the test environment, test frames)
+# that the selftests build, and the sweep, which drives them; samples/ and
+# tests/ are thin programs over both
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
-LIB_OBJS := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(filter-out %.bpf.c,$(wildcard lib/*.c)))
-SAMPLE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib -I$(XSK_DIR) -I$(XSK_OUT) $(KHDR_INCLUDES) \
-		 -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null) \
-		 $(shell pkg-config --cflags jansson 2>/dev/null)
+LIB_CORE := rxq_bench trafficgen xsk_bench \
+	    sweep_backend sweep_plan sweep_run sweep_result sweep_report sweep_compare
+LIB_SRCS := $(filter-out %.bpf.c,$(wildcard lib/*.c))
+LIB_CORE_OBJS := $(patsubst %,$(BUILD)/lib/%.o,$(LIB_CORE))
+LIB_BASE_OBJS := $(filter-out $(LIB_CORE_OBJS),$(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS)))
+LIB_OBJS := $(LIB_BASE_OBJS) $(LIB_CORE_OBJS)
+BASE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib $(KHDR_INCLUDES) \
+	       -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null) \
+	       $(shell pkg-config --cflags jansson 2>/dev/null)
+SAMPLE_CFLAGS := $(BASE_CFLAGS) -I$(XSK_DIR) -I$(XSK_OUT)
 SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread -lm \
 	       $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
 
@@ -154,10 +166,18 @@ samples: $(addprefix $(BIN)/,$(SAMPLES))
 
 .SECONDARY: $(LIB_OBJS) $(BPF_SKELS) $(patsubst %.skel.h,%.bpf.o,$(BPF_SKELS))
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) $(XSK_OUT)/.built
+# V=1 shows the compile commands
+Q := $(if $(V),,@)
+
+$(LIB_BASE_OBJS): $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) $(KHDR_STAMP)
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
-	@$(CC) $(SAMPLE_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(LIB_CORE_OBJS): $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) $(XSK_OUT)/.built
+	@mkdir -p $(dir $@)
+	@printf '  %-8s %s\n' CC $@
+	$(Q)$(CC) $(SAMPLE_CFLAGS) -c $< -o $@
 
 $(BIN)/%: samples/%.c $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(BIN)

@@ -23,7 +23,7 @@
 
 #include "afpacket.h"
 #include "measure.h"
-#include "xsk_core.h"
+#include "err.h"
 
 /*
  * The rings, by direction and backend.  Blocks are whole multiples of the
@@ -114,7 +114,7 @@ static int refuse_from_env(unsigned int *refuse, char *err)
 	if (!env || !*env)
 		return 0;
 	if (snprintf(list, sizeof(list), "%s", env) >= (int)sizeof(list))
-		return xsk_errf(err, -EINVAL, "AFP_REFUSE: '%s' is too long",
+		return err_set(err, -EINVAL, "AFP_REFUSE: '%s' is too long",
 				env);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -124,7 +124,7 @@ static int refuse_from_env(unsigned int *refuse, char *err)
 			 !strcmp(tok, names[AFP_TPACKET_V2]))
 			*refuse |= AFP_REFUSE_V2;
 		else
-			return xsk_errf(err, -EINVAL, "AFP_REFUSE: '%s' is none of v3, v2",
+			return err_set(err, -EINVAL, "AFP_REFUSE: '%s' is none of v3, v2",
 					tok);
 	}
 	return 0;
@@ -146,17 +146,17 @@ static int setup_ring(struct afp_sock *s, unsigned int refuse, char *err)
 	int v = v3 ? TPACKET_V3 : TPACKET_V2;
 
 	if (setsockopt(s->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)))
-		return xsk_errf(err, -errno, "PACKET_VERSION %s: %s",
-				names[s->backend], strerror(errno));
+		return err_set(err, -errno, "PACKET_VERSION %s",
+				names[s->backend]);
 	if (refuse & (1U << s->backend))
-		return xsk_errf(err, -EINVAL,
-				"%s (%s): %s (injected by AFP_REFUSE or afp_opts.refuse)",
-				ring, names[s->backend], strerror(EINVAL));
+		return err_set(err, -EINVAL,
+				"%s (%s) refused (injected by AFP_REFUSE or afp_opts.refuse)",
+				ring, names[s->backend]);
 	if (setsockopt(s->fd, SOL_PACKET, s->tx ? PACKET_TX_RING : PACKET_RX_RING,
 		       &req, v3 ? sizeof(req) : sizeof(struct tpacket_req)))
-		return xsk_errf(err, -errno, "%s (%s, %u blocks of %u, frames of %u): %s",
+		return err_set(err, -errno, "%s (%s, %u blocks of %u, frames of %u)",
 				ring, names[s->backend], g->block_nr,
-				g->block_size, g->frame_size, strerror(errno));
+				g->block_size, g->frame_size);
 	if (v3 && !s->tx) {
 		s->nr = g->block_nr;
 		s->size = g->block_size;
@@ -169,8 +169,8 @@ static int setup_ring(struct afp_sock *s, unsigned int refuse, char *err)
 		       MAP_SHARED | MAP_POPULATE, s->fd, 0);
 	if (s->ring == MAP_FAILED) {
 		s->ring = NULL;
-		return xsk_errf(err, -errno, "mmap of the %s ring (%zu bytes): %s",
-				names[s->backend], s->ring_len, strerror(errno));
+		return err_set(err, -errno, "mmap of the %s ring (%zu bytes)",
+				names[s->backend], s->ring_len);
 	}
 	return 0;
 }
@@ -192,14 +192,12 @@ static int setup_tx(struct afp_sock *s, const char *ifname, bool bypass,
 
 	if (bypass && setsockopt(s->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
 				 sizeof(one)))
-		return xsk_errf(err, -errno, "PACKET_QDISC_BYPASS: %s",
-				strerror(errno));
+		return err_set(err, -errno, "PACKET_QDISC_BYPASS");
 	if (setsockopt(s->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
-		return xsk_errf(err, -errno, "SO_SNDTIMEO: %s", strerror(errno));
+		return err_set(err, -errno, "SO_SNDTIMEO");
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	if (ioctl(s->fd, SIOCGIFMTU, &ifr))
-		return xsk_errf(err, -errno, "SIOCGIFMTU of %s: %s", ifname,
-				strerror(errno));
+		return err_set(err, -errno, "SIOCGIFMTU of %s", ifname);
 	s->room = s->backend == AFP_SENDMMSG ? MMSG_SIZE :
 		  s->size - frame_offset(s);
 	if (s->room > (unsigned int)ifr.ifr_mtu + ETH_HLEN)
@@ -224,11 +222,10 @@ static int try_open(struct afp_sock *s, const char *ifname,
 	/* protocol 0 until bind(): no frame of any interface before */
 	s->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (s->fd < 0)
-		return xsk_errf(err, -errno, "socket(AF_PACKET): %s",
-				strerror(errno));
+		return err_set(err, -errno, "socket(AF_PACKET)");
 	sll.sll_ifindex = if_nametoindex(ifname);
 	if (!sll.sll_ifindex)
-		return xsk_errf(err, -ENODEV, "%s: no such interface", ifname);
+		return err_set(err, -ENODEV, "%s: no such interface", ifname);
 	if (b != AFP_RECVMMSG) {
 		ret = setup_ring(s, refuse, err);
 	} else {
@@ -241,7 +238,7 @@ static int try_open(struct afp_sock *s, const char *ifname,
 				   sizeof(rcvbuf));
 		s->bufs = malloc((size_t)MMSG_BATCH * MMSG_SIZE);
 		if (!s->bufs)
-			ret = xsk_errf(err, -ENOMEM, "out of memory");
+			ret = err_set(err, -ENOMEM, "out of memory");
 	}
 	if (!ret && o->tx)
 		ret = setup_tx(s, ifname, o->qdisc_bypass, err);
@@ -249,8 +246,7 @@ static int try_open(struct afp_sock *s, const char *ifname,
 		return ret;
 	/* bound last: no frame is queued to a socket not ready for it */
 	if (bind(s->fd, (struct sockaddr *)&sll, sizeof(sll)))
-		return xsk_errf(err, -errno, "bind to %s: %s", ifname,
-				strerror(errno));
+		return err_set(err, -errno, "bind to %s", ifname);
 	return 0;
 }
 
@@ -274,7 +270,7 @@ int afp_open_opts(struct afp_sock **sp, const char *ifname,
 	};
 	static const struct afp_opts rx;
 	struct afp_sock *s;
-	char reason[256];
+	char reason[ERR_LEN];
 	unsigned int i, refuse;
 	size_t used = 0;
 	int ret = -EINVAL;
@@ -285,7 +281,7 @@ int afp_open_opts(struct afp_sock **sp, const char *ifname,
 	if (!o)
 		o = &rx;
 	if ((unsigned int)want > AFP_RECVMMSG)
-		return xsk_errf(err, -EINVAL,
+		return err_set(err, -EINVAL,
 				"backend %d is none of auto, tpacket_v3, tpacket_v2, %s",
 				want, sock_name(AFP_RECVMMSG, o->tx));
 	refuse = o->refuse;
@@ -294,9 +290,9 @@ int afp_open_opts(struct afp_sock **sp, const char *ifname,
 		return ret;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	s->fd = -1;
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (want != AFP_AUTO && want != order[i])
 			continue;
 		ret = try_open(s, ifname, order[i], o, refuse, reason);
@@ -312,7 +308,7 @@ int afp_open_opts(struct afp_sock **sp, const char *ifname,
 	}
 	if (ret) {
 		free(s);
-		return xsk_errf(err, ret, "%s", reason);
+		return err_wrap(err, ret, "%s", reason);
 	}
 	*sp = s;
 	return 0;

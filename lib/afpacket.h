@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "err.h"
+
 enum afp_backend {
 	AFP_AUTO,
 	AFP_TPACKET_V3,

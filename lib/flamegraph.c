@@ -11,7 +11,7 @@
 #include <linux/types.h>
 
 #include "flamegraph.h"
-#include "xsk_core.h"
+#include "err.h"
 
 #define FG_WIDTH	1200
 #define FG_PAD		10
@@ -236,14 +236,14 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 
 	in = fopen(folded, "re");
 	if (!in)
-		return xsk_errf(err, -errno, "%s: %s", folded, strerror(errno));
+		return err_set(err, -errno, "%s", folded);
 	while (getline(&line, &cap, in) > 0) {
 		ln++;
 		if (line[0] == '\n')
 			continue;
 		ret = add_line(&root, line);
 		if (ret) {
-			xsk_errf(err, ret, "%s:%d: not a folded stack (frames;... count)",
+			err_set(err, ret, "%s:%d: not a folded stack (frames;... count)",
 				 folded, ln);
 			break;
 		}
@@ -254,7 +254,7 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 		goto out;
 	out = fopen(svg, "we");
 	if (!out) {
-		ret = xsk_errf(err, -errno, "%s: %s", svg, strerror(errno));
+		ret = err_set(err, -errno, "%s", svg);
 		goto out;
 	}
 	d.f = out;
@@ -279,9 +279,9 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 	}
 	fputs("</svg>\n", out);
 	if (ferror(out))
-		ret = xsk_errf(err, -EIO, "%s: write error", svg);
+		ret = err_set(err, -EIO, "%s: write error", svg);
 	if (fclose(out) && !ret)
-		ret = xsk_errf(err, -errno, "%s: %s", svg, strerror(errno));
+		ret = err_set(err, -errno, "%s", svg);
 out:
 	node_free(root.child);
 	return ret;

@@ -13,9 +13,11 @@
 #ifndef FLAMEGRAPH_H
 #define FLAMEGRAPH_H
 
+#include "err.h"
+
 /*
  * folded -> svg with title over it; 0, or -errno with a sentence in err
- * (XSK_ERRLEN bytes)
+ * (ERR_LEN bytes)
  */
 int flamegraph_svg(const char *folded, const char *svg, const char *title,
 		   char *err);

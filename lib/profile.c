@@ -19,7 +19,7 @@
 #include "flamegraph.h"
 #include "json.h"
 #include "profile.h"
-#include "xsk_core.h"
+#include "err.h"
 
 #define MAX_CPUS	64
 #define MAX_FRAMES	128
@@ -337,7 +337,7 @@ int prof_open(struct prof **pp, double window_s, char *err)
 	*pp = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
 		p->fd[cpu] = -1;
 	p->jit_kallsyms_was = -1;
@@ -348,7 +348,7 @@ int prof_open(struct prof **pp, double window_s, char *err)
 	if (p->ncpus > MAX_CPUS)
 		p->ncpus = MAX_CPUS;
 	if (!p->rec) {
-		ret = xsk_errf(err, -ENOMEM, "out of memory");
+		ret = err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	/* about 300 bytes a sample; twice that, for the window and more */
@@ -362,8 +362,8 @@ int prof_open(struct prof **pp, double window_s, char *err)
 	if (v == 0) {
 		ret = sysctl_write(JIT_KALLSYMS, 1);
 		if (ret) {
-			ret = xsk_errf(err, ret, "%s is 0 and cannot be set to 1 for the run: %s",
-				       JIT_KALLSYMS, strerror(-ret));
+			ret = err_set(err, ret, "%s is 0 and cannot be set to 1 for the run",
+				       JIT_KALLSYMS);
 			goto out;
 		}
 		p->jit_kallsyms_was = 0;
@@ -389,8 +389,8 @@ int prof_open(struct prof **pp, double window_s, char *err)
 		for (cpu = 0; cpu < p->ncpus; cpu++) {
 			p->fd[cpu] = perf_open(&a, cpu);
 			if (p->fd[cpu] < 0 && errno != ENODEV) {
-				ret = xsk_errf(err, -errno, "perf_event_open(cpu-clock, CPU %d): %s",
-					       cpu, strerror(errno));
+				ret = err_set(err, -errno, "perf_event_open(cpu-clock, CPU %d)",
+					       cpu);
 				goto out;
 			}
 		}
@@ -403,15 +403,14 @@ int prof_open(struct prof **pp, double window_s, char *err)
 				    p->fd[cpu], 0);
 		if (p->ring[cpu] == MAP_FAILED) {
 			p->ring[cpu] = NULL;
-			ret = xsk_errf(err, -errno, "mmap of the perf ring (CPU %d, %zu KB): %s",
-				       cpu, (p->page + p->ring_len) / 1024,
-				       strerror(errno));
+			ret = err_set(err, -errno, "mmap of the perf ring (CPU %d, %zu KB)",
+				       cpu, (p->page + p->ring_len) / 1024);
 			goto out;
 		}
 	}
 	ret = ksyms_load(p);
 	if (ret) {
-		ret = xsk_errf(err, ret, "/proc/kallsyms: %s", strerror(-ret));
+		ret = err_set(err, ret, "/proc/kallsyms");
 		goto out;
 	}
 	v = sysctl_read(KPTR_RESTRICT);
@@ -834,6 +833,6 @@ int prof_write_files(const struct prof_data *d, const char *prefix,
 	snprintf(svg, len, "%s.svg", prefix);
 	ret = prof_data_write_folded(d, folded);
 	if (ret)
-		return xsk_errf(err, ret, "%s: %s", folded, strerror(-ret));
+		return err_set(err, ret, "%s", folded);
 	return flamegraph_svg(folded, svg, title, err);
 }

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "err.h"
+
 #define PROF_FREQ_HZ	4000	/* samples per second and CPU */
 #define PROF_TOP	10	/* symbols in the reports */
 

@@ -105,18 +105,17 @@ static int attach(struct rxq_bench *b, char *err)
 	b->link_fd = -1;
 	if (ret == -ERANGE || (ret == -EINVAL && !b->o.frags &&
 			       b->env && b->env->mtu > veth_max_linear()))
-		return xsk_errf(err, ret, "%s: a single-buffer XDP program does not fit MTU %u in %s mode: use --frags (an xdp.frags program)",
+		return err_set(err, ret, "%s: a single-buffer XDP program does not fit MTU %u in %s mode: use --frags (an xdp.frags program)",
 				b->ifname, b->env ? b->env->mtu : 0,
 				b->o.skb_mode ? "generic" : "native");
 	if (ret == -EBUSY || ret == -EEXIST)
-		return xsk_errf(err, ret, "%s: another XDP program is attached",
+		return err_set(err, ret, "%s: another XDP program is attached",
 				b->ifname);
 	if (ret == -EOPNOTSUPP)
-		return xsk_errf(err, ret, "%s: the driver has no native XDP: use --skb-mode",
+		return err_set(err, ret, "%s: the driver has no native XDP: use --skb-mode",
 				b->ifname);
-	return xsk_errf(err, ret, "%s: attaching XDP in %s mode failed: %s",
-			b->ifname, b->o.skb_mode ? "generic" : "native",
-			strerror(-ret));
+	return err_set(err, ret, "%s: attaching XDP in %s mode failed",
+			b->ifname, b->o.skb_mode ? "generic" : "native");
 }
 
 static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
@@ -125,8 +124,7 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
 
 	b->skel = xdp_action_bpf__open();
 	if (!b->skel)
-		return xsk_errf(err, -errno, "opening the XDP program: %s",
-				strerror(errno));
+		return err_set(err, -errno, "opening the XDP program");
 	b->skel->rodata->action = b->o.action;
 	b->skel->rodata->readmem = b->o.readmem;
 	b->skel->rodata->swapmac = b->o.swapmac;
@@ -135,13 +133,12 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
 	bpf_program__set_autoload(b->o.frags ? b->skel->progs.xdp_action :
 				  b->skel->progs.xdp_action_frags, false);
 	if (xdp_action_bpf__load(b->skel))
-		return xsk_errf(err, -errno, "loading the XDP program: %s (see libbpf's messages)",
-				strerror(errno));
+		return err_set(err, -errno, "loading the XDP program failed: libbpf's messages above say why");
 	if (b->o.action == XDP_REDIRECT &&
 	    bpf_map_update_elem(bpf_map__fd(b->skel->maps.tx_port), &key,
 				&redirect_ifindex, BPF_ANY))
-		return xsk_errf(err, -errno, "devmap entry for ifindex %d: %s",
-				redirect_ifindex, strerror(errno));
+		return err_set(err, -errno, "devmap entry for ifindex %d",
+				redirect_ifindex);
 	return 0;
 }
 
@@ -191,7 +188,7 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 	snprintf(cmd, sizeof(cmd), "echo 1 > /sys/class/net/%s/threaded",
 		 b->ifname);
 	if (xenv_run(NULL, 0, argv))
-		return xsk_errf(err, -EIO, "%s: cannot turn threaded NAPI on",
+		return err_set(err, -EIO, "%s: cannot turn threaded NAPI on",
 				b->ifname);
 	na = napi_threads(prefix, after, 256);
 	for (i = 0; i < na && !b->napi_tid; i++) {
@@ -201,13 +198,13 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 			b->napi_tid = after[i];
 	}
 	if (!b->napi_tid)
-		return xsk_errf(err, -ENOENT, "%s: no new NAPI kthread after turning threaded NAPI on",
+		return err_set(err, -ENOENT, "%s: no new NAPI kthread after turning threaded NAPI on",
 				b->ifname);
 	CPU_ZERO(&set);
 	CPU_SET(b->o.gen_cpu ? 0 : 1, &set);
 	if (sched_setaffinity(b->napi_tid, sizeof(set), &set))
-		return xsk_errf(err, -errno, "pinning the NAPI kthread %d: %s",
-				b->napi_tid, strerror(errno));
+		return err_set(err, -errno, "pinning the NAPI kthread %d",
+				b->napi_tid);
 	return 0;
 }
 
@@ -219,14 +216,14 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 
 	*bp = NULL;
 	if (o->action > XDP_REDIRECT)
-		return xsk_errf(err, -EINVAL, "action %u: not an XDP action",
+		return err_set(err, -EINVAL, "action %u: not an XDP action",
 				o->action);
 	if (o->ifname && o->action == XDP_REDIRECT && !o->redirect_to)
-		return xsk_errf(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
+		return err_set(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
 				o->ifname);
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	b->o = *o;
 	b->link_fd = -1;
 	b->ncpus = libbpf_num_possible_cpus();
@@ -249,7 +246,7 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 		};
 
 		if (b->o.pkt_size > b->o.mtu + 14) {
-			ret = xsk_errf(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
+			ret = err_set(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
 				       b->o.pkt_size, b->o.mtu);
 			goto out;
 		}
@@ -268,14 +265,14 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
 		snprintf(b->ifname, sizeof(b->ifname), "%s", o->ifname);
 		b->ifindex = if_nametoindex(o->ifname);
 		if (!b->ifindex) {
-			ret = xsk_errf(err, -ENODEV, "%s: no such interface",
+			ret = err_set(err, -ENODEV, "%s: no such interface",
 				       o->ifname);
 			goto out;
 		}
 		if (o->redirect_to) {
 			redirect_ifindex = if_nametoindex(o->redirect_to);
 			if (!redirect_ifindex) {
-				ret = xsk_errf(err, -ENODEV, "%s: no such interface (redirect target)",
+				ret = err_set(err, -ENODEV, "%s: no such interface (redirect target)",
 					       o->redirect_to);
 				goto out;
 			}
@@ -497,7 +494,7 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	}
 	l0 = calloc(2, sizeof(*l0));
 	if (!l0)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	l1 = l0 + 1;
 	kernel_counts(b, &k0);
 	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
@@ -543,12 +540,10 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		tgen_thread_join(&g);
 	}
 	if (b->env && g.ret) {
-		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);
-		return g.ret;
+		return err_wrap(err, g.ret, "generator: %s", g.err);
 	}
 	if (ret)
-		return xsk_errf(err, ret, "reading the program's counters: %s",
-				strerror(-ret));
+		return err_set(err, ret, "reading the program's counters");
 
 	r->window = window;
 	r->duration_ns = cur.t_ns - s0.t_ns;

@@ -17,6 +17,8 @@
 #include <linux/types.h>
 #include <linux/bpf.h>	/* enum xdp_action */
 
+#include "err.h"
+
 #define RXQ_MAX_CPUS	64
 #define RXQ_MAX_QUEUES	64
 

@@ -10,7 +10,7 @@
 
 #include "softirq_cost.h"
 #include "softirq_cost.skel.h"
-#include "xsk_core.h"
+#include "err.h"
 
 struct sirq {
 	struct softirq_cost_bpf *skel;
@@ -37,35 +37,32 @@ int sirq_open(struct sirq **sp, char *err)
 	*sp = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	s->ncpus = libbpf_num_possible_cpus();
 	if (s->ncpus <= 0) {
 		ret = s->ncpus ? s->ncpus : -EINVAL;
 		free(s);
-		return xsk_errf(err, ret, "cannot count the possible CPUs");
+		return err_set(err, ret, "cannot count the possible CPUs");
 	}
 	s->buf = calloc(s->ncpus, sizeof(*s->buf));
 	s->skel = softirq_cost_bpf__open();
 	if (!s->buf || !s->skel) {
 		ret = s->buf ? -errno : -ENOMEM;
 		sirq_close(s);
-		return xsk_errf(err, ret, "opening the softirq programs: %s",
-				strerror(-ret));
+		return err_set(err, ret, "opening the softirq programs");
 	}
 	s->skel->rodata->own_tgid = getpid();
 	ret = softirq_cost_bpf__load(s->skel);
 	if (ret) {
 		sirq_close(s);
-		return xsk_errf(err, ret,
-				"loading the softirq programs: %s (root and CONFIG_BPF_EVENTS needed)",
-				strerror(-ret));
+		return err_set(err, ret,
+				"loading the softirq programs failed: root and CONFIG_BPF_EVENTS are needed");
 	}
 	ret = softirq_cost_bpf__attach(s->skel);
 	if (ret) {
 		sirq_close(s);
-		return xsk_errf(err, ret,
-				"attaching to the irq:softirq_entry/exit raw tracepoints: %s",
-				strerror(-ret));
+		return err_set(err, ret,
+				"attaching to the irq:softirq_entry/exit raw tracepoints");
 	}
 	s->ids[0] = prog_id(s->skel->progs.sirq_entry);
 	s->ids[1] = prog_id(s->skel->progs.sirq_exit);

@@ -14,6 +14,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "err.h"
+
 struct sirq_cpu {
 	__u64 net_rx_ns;	/* NET_RX_SOFTIRQ (3) */
 	__u64 net_rx_count;

@@ -32,6 +32,9 @@
 #include "xsk_env.h"
 #include "xsk_pkt.h"
 
+/* A buffer of either kind takes the other's sentences (err.h) */
+_Static_assert(ERR_LEN == XSK_ERRLEN, "ERR_LEN and XSK_ERRLEN differ");
+
 _Static_assert(TGEN_MIN_PKT_SIZE == XSK_PKT_MIN_LEN,
 	       "the generator's smallest frame is the packet format's");
 
@@ -266,12 +269,12 @@ static int run_live_full(const struct tgen_opts *o,
 
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(TGEN_SIGNAL, &sa, &old))
-		return xsk_errf(err, -errno, "tgen: installing a handler for signal %d",
+		return err_set(err, -errno, "tgen: installing a handler for signal %d",
 				TGEN_SIGNAL);
 	ret = pthread_create(&th, NULL, watch, &w);
 	if (ret) {
 		sigaction(TGEN_SIGNAL, &old, NULL);
-		return xsk_errf(err, -ret, "tgen: starting the watcher thread");
+		return err_set(err, -ret, "tgen: starting the watcher thread");
 	}
 	while (!w.fired && !stopped(o) && (!o->count || done < o->count)) {
 		n = o->count ? o->count - done : UINT32_MAX;
@@ -292,9 +295,9 @@ static int run_live_full(const struct tgen_opts *o,
 	pthread_join(th, NULL);
 	sigaction(TGEN_SIGNAL, &old, NULL);
 	if (ret)
-		return xsk_errf(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames, repeat %llu) failed after %llu frames: %s",
+		return err_set(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames, repeat %llu) failed after %llu frames",
 				size, (unsigned long long)n,
-				(unsigned long long)done, strerror(-ret));
+				(unsigned long long)done);
 	return 0;
 }
 
@@ -315,9 +318,8 @@ static int run_live_paced(const struct tgen_opts *o,
 		if (ret == -EINTR)
 			continue;
 		if (ret)
-			return xsk_errf(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames) failed after %llu frames: %s",
-					size, (unsigned long long)done,
-					strerror(-ret));
+			return err_set(err, ret, "BPF_PROG_RUN (live frames, %u-byte frames) failed after %llu frames",
+					size, (unsigned long long)done);
 		done++;
 	}
 	return 0;
@@ -340,14 +342,13 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 		return ret;
 	ret = read_sent(skel, &r->sent);
 	if (ret)
-		return xsk_errf(err, ret, "reading tgen_tx's counter: %s",
-				strerror(-ret));
+		return err_set(err, ret, "reading tgen_tx's counter");
 	if (r->sent != skel->bss->next_seq)
-		return xsk_errf(err, -EPROTO, "tgen_tx counted %llu frames but numbered %llu",
+		return err_set(err, -EPROTO, "tgen_tx counted %llu frames but numbered %llu",
 				(unsigned long long)r->sent,
 				(unsigned long long)skel->bss->next_seq);
 	if (o->count && r->sent > o->count)
-		return xsk_errf(err, -EPROTO, "tgen_tx sent %llu frames, %llu were asked for",
+		return err_set(err, -EPROTO, "tgen_tx sent %llu frames, %llu were asked for",
 				(unsigned long long)r->sent,
 				(unsigned long long)o->count);
 	return 0;
@@ -369,7 +370,7 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 	__u64 step = step_frames(o), done = 0, start_raw, start_mono, n, i;
 	struct xsk_port *port = NULL;
 	struct xsk_socket *xs;
-	char why[2][XSK_ERRLEN];
+	char why[2][ERR_LEN];
 	unsigned int m, tries;
 	__u64 deadline;
 	int ret = 0;
@@ -391,7 +392,7 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 		usleep(10000);
 	}
 	if (ret)
-		return xsk_errf(err, ret, "AF_XDP multi-buffer socket on %s: native: %s; generic: %s",
+		return err_wrap(err, ret, "AF_XDP multi-buffer socket on %s: native: %s; generic: %s",
 				o->ifname, why[0], why[1]);
 	xs = port->socks[0];
 
@@ -426,13 +427,13 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 	}
 	r->duration_ns = mono_ns() - start_raw;
 	if (!ret && xs->stats.tx_completed < xs->stats.tx_descs)
-		ret = xsk_errf(err, -ETIMEDOUT, "AF_XDP TX on %s: %llu of %llu descriptors completed after 1 s",
+		ret = err_set(err, -ETIMEDOUT, "AF_XDP TX on %s: %llu of %llu descriptors completed after 1 s",
 			       o->ifname,
 			       (unsigned long long)xs->stats.tx_completed,
 			       (unsigned long long)xs->stats.tx_descs);
 	else if (ret)
-		xsk_errf(err, ret, "AF_XDP TX of a %u-byte frame on %s: %s",
-			 size, o->ifname, strerror(-ret));
+		err_set(err, ret, "AF_XDP TX of a %u-byte frame on %s",
+			 size, o->ifname);
 	r->sent = done;
 	xsk_port_close(port);
 	return ret;
@@ -443,17 +444,17 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 static int check_opts(const struct tgen_opts *o, __u32 size, char *err)
 {
 	if (!o->ifname || !*o->ifname)
-		return xsk_errf(err, -EINVAL, "tgen: no interface given (ifname)");
+		return err_set(err, -EINVAL, "tgen: no interface given (ifname)");
 	if (size < XSK_PKT_MIN_LEN || size > TGEN_MAX_PKT_SIZE)
-		return xsk_errf(err, -EINVAL, "tgen: frame size %u is outside %u..%u (frame length without FCS)",
+		return err_set(err, -EINVAL, "tgen: frame size %u is outside %u..%u (frame length without FCS)",
 				size, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE);
 	if (!o->flows || o->flows > TGEN_MAX_FLOWS)
-		return xsk_errf(err, -EINVAL, "tgen: flows %u is outside 1..%u",
+		return err_set(err, -EINVAL, "tgen: flows %u is outside 1..%u",
 				o->flows, TGEN_MAX_FLOWS);
 	if (!o->count && !o->duration_ns)
-		return xsk_errf(err, -EINVAL, "tgen: neither a count nor a duration: the run would never end");
+		return err_set(err, -EINVAL, "tgen: neither a count nor a duration: the run would never end");
 	if (o->rate_pps > 1000000000ULL)
-		return xsk_errf(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
+		return err_set(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
 				(unsigned long long)o->rate_pps);
 	return 0;
 }
@@ -476,32 +477,32 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
 		return ret;
 	md.ingress_ifindex = if_nametoindex(o->ifname);
 	if (!md.ingress_ifindex)
-		return xsk_errf(err, -ENODEV, "tgen: %s: no such interface in this network namespace",
+		return err_set(err, -ENODEV, "tgen: %s: no such interface in this network namespace",
 				o->ifname);
 	md.rx_queue_index = o->queue;
 	if (o->cpu >= 0) {
 		ret = pin_self(o->cpu);
 		if (ret)
-			return xsk_errf(err, ret < 0 ? ret : -EINVAL,
+			return err_set(err, ret < 0 ? ret : -EINVAL,
 					"tgen: cannot pin the thread to CPU %d",
 					o->cpu);
 	}
 
 	frame = malloc(size);
 	if (!frame)
-		return xsk_errf(err, -ENOMEM, "tgen: frame buffer");
+		return err_set(err, -ENOMEM, "tgen: frame buffer");
 	xsk_pkt_build(frame, size, o->dst, o->src, TGEN_PORT_BASE, 0);
 
 	skel = trafficgen_bpf__open();
 	if (!skel) {
-		ret = xsk_errf(err, -errno, "tgen: opening the BPF object failed");
+		ret = err_set(err, -errno, "tgen: opening the BPF object failed");
 		goto out;
 	}
 	skel->rodata->flows = o->flows;
 	skel->rodata->port_base = TGEN_PORT_BASE;
 	ret = trafficgen_bpf__load(skel);
 	if (ret) {
-		ret = xsk_errf(err, ret < 0 ? ret : -EINVAL,
+		ret = err_set(err, ret < 0 ? ret : -EINVAL,
 			       "tgen: loading tgen_tx failed (CONFIG_BPF_SYSCALL? see libbpf's messages above)");
 		goto out;
 	}
@@ -511,9 +512,8 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
 	limit = live_probe(skel, bpf_program__fd(skel->progs.tgen_tx), &md,
 			   frame, size);
 	if (limit < 0) {
-		ret = xsk_errf(err, limit, "tgen: BPF_PROG_RUN in live-frames mode refused a %u-byte frame on %s queue %u: %s (kernel before 5.18, or no such queue?)",
-			       XSK_PKT_MIN_LEN, o->ifname, o->queue,
-			       strerror(-limit));
+		ret = err_set(err, limit, "tgen: BPF_PROG_RUN in live-frames mode refused a %u-byte frame on %s queue %u: a kernel before 5.18, or no such queue?",
+			       XSK_PKT_MIN_LEN, o->ifname, o->queue);
 		goto out;
 	}
 	r->live_max_len = limit;
@@ -526,7 +526,7 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
 		r->method = "af_xdp-sg";
 		ret = run_af_xdp(o, frame, size, r, err);
 		if (!ret)
-			xsk_errf(err, 0, "tgen: live-frames mode takes at most %d-byte frames here (one page less the kernel's headroom and tailroom), so %u-byte frames went by AF_XDP multi-buffer",
+			err_set(err, 0, "tgen: live-frames mode takes at most %d-byte frames here (one page less the kernel's headroom and tailroom), so %u-byte frames went by AF_XDP multi-buffer",
 				 limit, size);
 	}
 	thread_cpu_ns(tid, &cpu1);
@@ -548,8 +548,7 @@ static void *tgen_thread_fn(void *arg)
 	t->tid = syscall(SYS_gettid);
 	t->ret = xenv_enter(t->env, XENV_PEER);
 	if (t->ret)
-		xsk_errf(t->err, t->ret, "tgen: entering the peer's namespace: %s",
-			 strerror(-t->ret));
+		err_set(t->err, t->ret, "tgen: entering the peer's namespace");
 	else
 		t->ret = tgen_run(&t->o, &t->res, t->err);
 	t->last_cpu = thread_last_cpu(t->tid);
@@ -574,7 +573,7 @@ int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char *err)
 	memcpy(t->o.src, env->mac[XENV_PEER], 6);
 	ret = pthread_create(&t->th, NULL, tgen_thread_fn, t);
 	if (ret)
-		return xsk_errf(err, -ret, "generator thread: %s", strerror(ret));
+		return err_set(err, -ret, "starting the generator thread");
 	return 0;
 }
 
@@ -601,20 +600,20 @@ int tgen_sink_attach(struct tgen_sink **sp, int ifindex, __u32 xdp_flags,
 	*sp = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return xsk_errf(err, -ENOMEM, "tgen sink");
+		return err_set(err, -ENOMEM, "tgen sink");
 	s->link_fd = -1;
 	s->skel = trafficgen_bpf__open_and_load();
 	if (!s->skel) {
-		ret = xsk_errf(err, -errno, "tgen sink: loading tgen_sink failed");
+		ret = err_set(err, -errno, "tgen sink: loading tgen_sink failed");
 		goto fail;
 	}
 	s->link_fd = bpf_link_create(bpf_program__fd(s->skel->progs.tgen_sink),
 				     ifindex, BPF_XDP, &lo);
 	if (s->link_fd < 0) {
-		ret = xsk_errf(err, -errno, "tgen sink: attaching tgen_sink to ifindex %d (%s mode) failed: %s",
+		ret = err_set(err, -errno, "tgen sink: attaching tgen_sink to ifindex %d (%s mode) failed",
 			       ifindex,
 			       xdp_flags & XDP_FLAGS_SKB_MODE ? "generic" :
-			       "native", strerror(errno));
+			       "native");
 		goto fail;
 	}
 	*sp = s;

@@ -32,6 +32,7 @@
 #include <linux/types.h>
 
 #include "trafficgen_common.h"
+#include "err.h"
 #include "xsk_core.h"
 
 /* Frames per batch of BPF_PROG_RUN (its batch_size; the kernel allows 256) */
@@ -76,7 +77,7 @@ struct tgen_result {
 
 /*
  * Send frames as o says, from the calling thread.  Returns 0, or -errno with
- * a sentence in err (XSK_ERRLEN bytes).  On success err may still hold a
+ * a sentence in err (ERR_LEN bytes).  On success err may still hold a
  * note (why the fallback ran); it is "" otherwise.
  */
 int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err);
@@ -98,7 +99,7 @@ struct tgen_thread {
 	int last_cpu;		/* the CPU it ran on last (thread_last_cpu) */
 	struct tgen_result res;
 	int ret;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	struct xsk_env *env;
 	pthread_t th;
 };

@@ -64,9 +64,9 @@ struct xsk_bench {
 	struct sirq *sirq;
 	int ncpus;
 	char ifname[IF_NAMESIZE];
-	char desc[XSK_ERRLEN];
-	char fallback[2 * XSK_ERRLEN];
-	char busy_note[XSK_ERRLEN];
+	char desc[ERR_LEN];
+	char fallback[2 * ERR_LEN];
+	char busy_note[ERR_LEN];
 	char saved_napi[64];	/* napi_defer_hard_irqs gro_flush_timeout */
 	/* with verify: a packet's bytes (rxdrop) */
 	unsigned char *buf;
@@ -142,26 +142,23 @@ static int peer_attach(struct xsk_bench *b, char *err)
 
 	b->peer = xsk_bench_bpf__open();
 	if (!b->peer)
-		return xsk_errf(err, -errno, "opening the peer's XDP program: %s",
-				strerror(errno));
+		return err_set(err, -errno, "opening the peer's XDP program");
 	memcpy((void *)b->peer->rodata->want_dst, env->mac[XENV_PEER], ETH_ALEN);
 	memcpy((void *)b->peer->rodata->want_src, env->mac[XENV_DUT], ETH_ALEN);
 	b->peer->rodata->want_len = b->o.pkt_size;
 	b->peer->rodata->check_payload = b->o.verify;
 	if (xsk_bench_bpf__load(b->peer))
-		return xsk_errf(err, -errno, "loading the peer's XDP program: %s (see libbpf's messages)",
-				strerror(errno));
+		return err_set(err, -errno, "loading the peer's XDP program failed: libbpf's messages above say why");
 	ret = xenv_enter(env, XENV_PEER);
 	if (ret)
-		return xsk_errf(err, ret, "entering the peer's namespace: %s",
-				strerror(-ret));
+		return err_set(err, ret, "entering the peer's namespace");
 	b->peer_link = bpf_link_create(bpf_program__fd(b->peer->progs.xskb_peer),
 				       env->ifindex[XENV_PEER], BPF_XDP, &lo);
 	ret = b->peer_link < 0 ? -errno : 0;
 	xenv_enter(env, XENV_DUT);
 	if (ret)
-		return xsk_errf(err, ret, "native XDP on the peer %s: %s",
-				env->ifname[XENV_PEER], strerror(-ret));
+		return err_set(err, ret, "native XDP on the peer %s",
+				env->ifname[XENV_PEER]);
 	return 0;
 }
 
@@ -213,15 +210,14 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char *err)
 	unsigned int defer, gro;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)))
-		return xsk_errf(err, -errno, "-B: setsockopt(SO_PREFER_BUSY_POLL): %s (kernel before 5.11?)",
-				strerror(errno));
+		return err_set(err, -errno, "-B: setsockopt(SO_PREFER_BUSY_POLL) failed: a kernel before 5.11?");
 	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &us, sizeof(us)))
-		return xsk_errf(err, -errno, "-B: setsockopt(SO_BUSY_POLL, %d us): %s (CONFIG_NET_RX_BUSY_POLL?)",
-				us, strerror(errno));
+		return err_set(err, -errno, "-B: setsockopt(SO_BUSY_POLL, %d us) failed: CONFIG_NET_RX_BUSY_POLL?",
+				us);
 	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget,
 		       sizeof(budget)))
-		return xsk_errf(err, -errno, "-B: setsockopt(SO_BUSY_POLL_BUDGET, %d): %s",
-				budget, strerror(errno));
+		return err_set(err, -errno, "-B: setsockopt(SO_BUSY_POLL_BUDGET, %d)",
+				budget);
 	if (!b->env) {
 		snprintf(b->busy_note, sizeof(b->busy_note),
 			 "SO_PREFER_BUSY_POLL, SO_BUSY_POLL %d us, budget %d; %s's napi_defer_hard_irqs and gro_flush_timeout left as they are (not our interface)",
@@ -233,7 +229,7 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char *err)
 		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
 	if (napi_sysfs(b, cmd, out, sizeof(out)) ||
 	    sscanf(out, "%u %u", &defer, &gro) != 2)
-		return xsk_errf(err, -EIO, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed: %.100s",
+		return err_set(err, -EIO, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed: %s",
 				b->ifname, out);
 	snprintf(b->saved_napi, sizeof(b->saved_napi), "%u %u", defer, gro);
 	snprintf(b->busy_note, sizeof(b->busy_note),
@@ -261,16 +257,16 @@ static void busy_poll_restore(struct xsk_bench *b)
 int xskb_check_opts(const struct xskb_opts *o, char *err)
 {
 	if (o->afpacket && o->kind != XSKB_RXDROP)
-		return xsk_errf(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
+		return err_set(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
 				xskb_kind_name(o->kind));
 	if (o->count && o->ifname && o->kind != XSKB_TXONLY)
-		return xsk_errf(err, -EINVAL, "a count needs the own veth pair's generator (no -i), or txonly");
+		return err_set(err, -EINVAL, "a count needs the own veth pair's generator (no -i), or txonly");
 	if (o->pkt_size < XSK_PKT_MIN_LEN || o->pkt_size > TGEN_MAX_PKT_SIZE)
-		return xsk_errf(err, -EINVAL, "packet size %u is outside %u..%u",
+		return err_set(err, -EINVAL, "packet size %u is outside %u..%u",
 				o->pkt_size, XSK_PKT_MIN_LEN,
 				TGEN_MAX_PKT_SIZE);
 	if (o->spin_n > XSK_SPIN_MAX)
-		return xsk_errf(err, -EINVAL, "spin_n %u is above %u",
+		return err_set(err, -EINVAL, "spin_n %u is above %u",
 				o->spin_n, XSK_SPIN_MAX);
 	return 0;
 }
@@ -280,12 +276,10 @@ static int redirect_load(struct xsk_bench *b, char *err)
 {
 	b->redirect = xsk_bench_redirect_bpf__open();
 	if (!b->redirect)
-		return xsk_errf(err, -errno, "opening the AF_XDP redirect program: %s",
-				strerror(errno));
+		return err_set(err, -errno, "opening the AF_XDP redirect program");
 	b->redirect->rodata->spin_n = b->o.spin_n;
 	if (xsk_bench_redirect_bpf__load(b->redirect))
-		return xsk_errf(err, -errno, "loading the AF_XDP redirect program: %s (see libbpf's messages)",
-				strerror(errno));
+		return err_set(err, -errno, "loading the AF_XDP redirect program failed: libbpf's messages above say why");
 	b->o.port.prog = b->redirect->progs.xskb_redirect;
 	b->o.port.xsks_map = b->redirect->maps.xskb_xsks;
 	return 0;
@@ -295,11 +289,11 @@ int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
 		     __u32 headroom, bool sg, bool own_env, char *err)
 {
 	if (o->kind == XSKB_TXONLY && o->pkt_size > frame_size - headroom)
-		return xsk_errf(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
+		return err_set(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
 				o->pkt_size, frame_size - headroom);
 	if (o->kind != XSKB_TXONLY && own_env && !sg &&
 	    o->pkt_size > frame_size - XSK_KERNEL_HEADROOM - headroom)
-		return xsk_errf(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
+		return err_set(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
 				o->pkt_size,
 				o->pkt_size + XSK_KERNEL_HEADROOM + headroom,
 				XSK_KERNEL_HEADROOM);
@@ -339,7 +333,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 	*bp = NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	b->o = *o;
 	b->peer_link = -1;
 	b->ncpus = libbpf_num_possible_cpus();
@@ -382,7 +376,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 	}
 
 	if (o->afpacket) {
-		char why[XSK_ERRLEN] = "";
+		char why[ERR_LEN] = "";
 
 		ret = afp_open(&b->afp, b->ifname, o->afp, err, why,
 			       sizeof(why));
@@ -417,7 +411,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 	if (o->verify && o->kind == XSKB_RXDROP) {
 		b->buf = malloc(TGEN_MAX_PKT_SIZE + 1);
 		if (!b->buf) {
-			ret = xsk_errf(err, -ENOMEM, "out of memory");
+			ret = err_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
 	}
@@ -1055,15 +1049,15 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	memset(r, 0, sizeof(*r));
 	sc0 = calloc(2 * b->ncpus, sizeof(*sc0));
 	if (!sc0)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	sc1 = sc0 + b->ncpus;
 	if (counted)
 		warmup_ns = 0;
 	ret = pin_self(b->o.app_cpu);
 	if (ret) {
 		free(sc0);
-		return xsk_errf(err, ret, "cannot pin the application thread to CPU %d: %s",
-				b->o.app_cpu, strerror(-ret));
+		return err_set(err, ret, "cannot pin the application thread to CPU %d",
+				b->o.app_cpu);
 	}
 	start = mono_ns();
 	wend = start + warmup_ns;
@@ -1219,8 +1213,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->peer_known = !peer_read(b, &p1);
 	if (gen && g.ret) {
 		free(sc0);
-		snprintf(err, XSK_ERRLEN, "generator: %.240s", g.err);
-		return g.ret;
+		return err_wrap(err, g.ret, "generator: %s", g.err);
 	}
 
 	/*

@@ -19,6 +19,7 @@
 
 #include "afpacket.h"
 #include "xsk_bench_common.h"
+#include "err.h"
 #include "xsk_core.h"
 
 enum xskb_kind {

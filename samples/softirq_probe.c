@@ -240,160 +240,204 @@ static void summary(struct json *j, const char *key, const double *x, int n,
 	       s.min, s.max, s.sd, unit);
 }
 
-int main(int argc, char **argv)
-{
-	LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = XDP_FLAGS_DRV_MODE);
+/* The runs of each mode, and the figures drawn from them */
+struct probe {
+	unsigned int nframes, runs, cpu;
+	int disturbed;
+	double ghz, spp;
+	struct run ra[MAX_RUNS], rb[MAX_RUNS], rc[MAX_RUNS];
 	double ratio[MAX_RUNS], rx_ns_pkt[MAX_RUNS], proc_ns_pkt[MAX_RUNS];
 	double cost_a[MAX_RUNS], cost_b[MAX_RUNS], sirq_pkt[MAX_RUNS];
 	double err_pct[MAX_RUNS], prog[MAX_RUNS];
-	struct run ra[MAX_RUNS], rb[MAX_RUNS], rc[MAX_RUNS];
-	struct config cfg = { .runs = 10, .frames = 200000 };
-	unsigned int nframes, runs, cpu, done;
-	int i, link_fd = -1, ret = 1, disturbed = 0;
-	struct xsk_prog_bpf *dut = NULL;
-	bool json, concurrent;
 	struct stats_welch w;
-	struct cli_lock lock;
-	const char *warn;
-	double ghz, spp;
-	char err[256];
+};
 
-	if (opts_parse(&tool, argc, argv, &cfg, NULL) < 0)
-		return 2;
-	nframes = cfg.frames;
-	runs = cfg.runs;
-	cpu = cfg.cpu;
-	json = cfg.json;
-	concurrent = cfg.allow_concurrent;
-	if (geteuid()) {
-		fprintf(stderr, TOOL ": needs root (XDP, BPF, network namespaces)\n");
-		return 1;
-	}
-	if (pin_self(cpu)) {
-		fprintf(stderr, TOOL ": --cpu: cannot run on CPU %u: %s\n", cpu,
-			strerror(errno));
-		return 2;
-	}
-	cli_stop_on_signals();
-	if (cli_lock_take(&lock, TOOL, concurrent))
-		return cli_exit_status(1);
-	ghz = tsc_ghz_measure(200);
-	if (xenv_create(&env, NULL, err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
+/* The dut's native XDP_PASS program: its link, or -1 */
+static int attach_dut(struct xsk_prog_bpf **dut)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = XDP_FLAGS_DRV_MODE);
+	int i, link_fd;
+
 	for (i = 0; i < 64; i++)
 		xsk_pkt_build(frames + i * FRAME_LEN, FRAME_LEN,
 			      env->mac[XENV_DUT], env->mac[XENV_PEER], i, i);
-	dut = xsk_prog_bpf__open_and_load();
-	if (!dut || xenv_enter(env, XENV_DUT)) {
+	*dut = xsk_prog_bpf__open_and_load();
+	if (!*dut || xenv_enter(env, XENV_DUT)) {
 		fprintf(stderr, "loading the dut's XDP program failed\n");
-		goto out;
+		return -1;
 	}
-	link_fd = bpf_link_create(bpf_program__fd(dut->progs.xdp_pass),
+	link_fd = bpf_link_create(bpf_program__fd((*dut)->progs.xdp_pass),
 				  env->ifindex[XENV_DUT], BPF_XDP, &lopts);
 	xenv_enter(env, -1);
-	if (link_fd < 0) {
+	if (link_fd < 0)
 		fprintf(stderr, "native XDP on the dut: %s\n", strerror(errno));
-		goto out;
-	}
-	/* warm up */
-	if (one_run(dut, DETACHED, nframes / 4 ?: 1, cpu, &rb[0]))
-		goto out;
-	for (i = 0; i < (int)runs; i++) {
-		if (one_run(dut, ATTACHED, nframes, cpu, &ra[i]) ||
-		    one_run(dut, DETACHED, nframes, cpu, &rb[i]) ||
-		    one_run(dut, ATTACHED_STATS, nframes, cpu, &rc[i])) {
-			if (cli_stop)
-				break;
-			goto out;
-		}
-		disturbed += ra[i].disturbed + rb[i].disturbed +
-			     rc[i].disturbed;
-		ratio[i] = ra[i].proc_softirq_ns / ra[i].exact_all_ns;
-		err_pct[i] = 100 * (ratio[i] - 1);
-		rx_ns_pkt[i] = ra[i].exact_rx_ns / ra[i].frames;
-		proc_ns_pkt[i] = ra[i].proc_softirq_ns / ra[i].frames;
-		cost_a[i] = ra[i].thread_ns / ra[i].frames;
-		cost_b[i] = rb[i].thread_ns / rb[i].frames;
-		sirq_pkt[i] = ra[i].softirqs / ra[i].frames;
-		/* two program runs per softirq */
-		prog[i] = rc[i].prog_runs ?
-			  2 * rc[i].prog_ns / rc[i].prog_runs : NAN;
-	}
-	done = i;
-	if (!done)
-		goto out;	/* interrupted: said below */
-	if (done < runs)
-		fprintf(stderr, TOOL ": interrupted: %u of %u runs per mode done, reported below\n",
-			done, runs);
-	runs = done;
-	warn = cli_lock_warning(&lock);
-	stats_welch(cost_b, runs, cost_a, runs, &w);
-	spp = stats_median(sirq_pkt, runs);
-	if (json) {
-		struct json j;
+	return link_fd;
+}
 
-		json_init(&j, stdout, 2);
-		json_begin_object(&j);
-		json_kv_string(&j, "tool", "softirq_probe");
-		json_kv_bool(&j, "interrupted", cli_stop);
-		json_kv_string(&j, "run_lock", cli_lock_state(&lock));
-		json_kv_u64(&j, "runs", runs);
-		json_kv_u64(&j, "frames_per_run", nframes);
-		json_kv_u64(&j, "cpu", cpu);
-		json_kv_double(&j, "tsc_ghz", ghz);
-		json_kv_u64(&j, "disturbed_runs", disturbed);
-		summary(&j, "proc_stat_error_pct", err_pct, runs, "%");
-		summary(&j, "net_rx_ns_per_pkt_exact", rx_ns_pkt, runs, "ns");
-		summary(&j, "softirq_ns_per_pkt_proc_stat", proc_ns_pkt, runs, "ns");
-		summary(&j, "softirqs_per_pkt", sirq_pkt, runs, "");
-		summary(&j, "cpu_ns_per_pkt_attached", cost_a, runs, "ns");
-		summary(&j, "cpu_ns_per_pkt_detached", cost_b, runs, "ns");
-		json_key(&j, "overhead");
-		json_begin_object(&j);
-		json_kv_double(&j, "ns_per_pkt", w.diff);
-		json_kv_double(&j, "ci_lo", w.ci_lo);
-		json_kv_double(&j, "ci_hi", w.ci_hi);
-		json_kv_double(&j, "p", w.p);
-		json_kv_bool(&j, "distinct", w.distinct);
-		json_kv_double(&j, "ns_per_softirq", w.diff / spp);
-		json_kv_double(&j, "tsc_cycles_per_softirq", w.diff / spp * ghz);
-		json_end_object(&j);
-		summary(&j, "prog_ns_per_softirq_bpf_stats", prog, runs, "ns");
-		json_end_object(&j);
-		if (json_finish(&j))
+/*
+ * A warm-up run, then the runs ABCABC...; the runs done (fewer when
+ * interrupted), or -1 when a run failed
+ */
+static int measure_runs(struct xsk_prog_bpf *dut, struct probe *p)
+{
+	int i;
+
+	if (one_run(dut, DETACHED, p->nframes / 4 ?: 1, p->cpu, &p->rb[0]))
+		return -1;
+	for (i = 0; i < (int)p->runs; i++) {
+		const struct run *a = &p->ra[i], *b = &p->rb[i], *c = &p->rc[i];
+
+		if (one_run(dut, ATTACHED, p->nframes, p->cpu, &p->ra[i]) ||
+		    one_run(dut, DETACHED, p->nframes, p->cpu, &p->rb[i]) ||
+		    one_run(dut, ATTACHED_STATS, p->nframes, p->cpu, &p->rc[i]))
+			return cli_stop ? i : -1;
+		p->disturbed += a->disturbed + b->disturbed + c->disturbed;
+		p->ratio[i] = a->proc_softirq_ns / a->exact_all_ns;
+		p->err_pct[i] = 100 * (p->ratio[i] - 1);
+		p->rx_ns_pkt[i] = a->exact_rx_ns / a->frames;
+		p->proc_ns_pkt[i] = a->proc_softirq_ns / a->frames;
+		p->cost_a[i] = a->thread_ns / a->frames;
+		p->cost_b[i] = b->thread_ns / b->frames;
+		p->sirq_pkt[i] = a->softirqs / a->frames;
+		/* two program runs per softirq */
+		p->prog[i] = c->prog_runs ? 2 * c->prog_ns / c->prog_runs : NAN;
+	}
+	return i;
+}
+
+static int print_json(const struct probe *p, const struct cli_lock *lock)
+{
+	const unsigned int runs = p->runs;
+	const struct stats_welch *w = &p->w;
+	struct json j;
+
+	json_init(&j, stdout, 2);
+	json_begin_object(&j);
+	json_kv_string(&j, "tool", "softirq_probe");
+	json_kv_bool(&j, "interrupted", cli_stop);
+	json_kv_string(&j, "run_lock", cli_lock_state(lock));
+	json_kv_u64(&j, "runs", runs);
+	json_kv_u64(&j, "frames_per_run", p->nframes);
+	json_kv_u64(&j, "cpu", p->cpu);
+	json_kv_double(&j, "tsc_ghz", p->ghz);
+	json_kv_u64(&j, "disturbed_runs", p->disturbed);
+	summary(&j, "proc_stat_error_pct", p->err_pct, runs, "%");
+	summary(&j, "net_rx_ns_per_pkt_exact", p->rx_ns_pkt, runs, "ns");
+	summary(&j, "softirq_ns_per_pkt_proc_stat", p->proc_ns_pkt, runs, "ns");
+	summary(&j, "softirqs_per_pkt", p->sirq_pkt, runs, "");
+	summary(&j, "cpu_ns_per_pkt_attached", p->cost_a, runs, "ns");
+	summary(&j, "cpu_ns_per_pkt_detached", p->cost_b, runs, "ns");
+	json_key(&j, "overhead");
+	json_begin_object(&j);
+	json_kv_double(&j, "ns_per_pkt", w->diff);
+	json_kv_double(&j, "ci_lo", w->ci_lo);
+	json_kv_double(&j, "ci_hi", w->ci_hi);
+	json_kv_double(&j, "p", w->p);
+	json_kv_bool(&j, "distinct", w->distinct);
+	json_kv_double(&j, "ns_per_softirq", w->diff / p->spp);
+	json_kv_double(&j, "tsc_cycles_per_softirq", w->diff / p->spp * p->ghz);
+	json_end_object(&j);
+	summary(&j, "prog_ns_per_softirq_bpf_stats", p->prog, runs, "ns");
+	json_end_object(&j);
+	return json_finish(&j);
+}
+
+static void print_text(const struct probe *p, const char *warn)
+{
+	const unsigned int runs = p->runs;
+	const struct stats_welch *w = &p->w;
+	int i;
+
+	printf("softirq_probe: %u runs per mode (ABC...)%s, %u frames of %d B per run, CPU %u, TSC %.3f GHz, %d disturbed windows\n",
+	       runs, cli_stop ? ", interrupted" : "", p->nframes,
+	       FRAME_LEN, p->cpu, p->ghz, p->disturbed);
+	if (warn)
+		printf("WARNING: %s\n", warn);
+	printf("run  frames   wall_ms  exact_all_ms  proc_stat_ms  err%%   rx_ns/pkt  A_ns/pkt  B_ns/pkt\n");
+	for (i = 0; i < (int)runs; i++) {
+		const struct run *a = &p->ra[i];
+
+		printf("%3d %7.0f %9.1f %12.3f %12.1f %6.2f %10.1f %9.1f %9.1f%s\n",
+		       i, a->frames, a->wall_ns / 1e6, a->exact_all_ns / 1e6,
+		       a->proc_softirq_ns / 1e6, p->err_pct[i],
+		       p->rx_ns_pkt[i], p->cost_a[i], p->cost_b[i],
+		       a->disturbed ? "  disturbed" : "");
+		if (a->disturbed)
+			printf("      A window: %.1f%% of it unexplained on CPU %d\n",
+			       100 * a->unexplained_frac, a->worst_cpu);
+	}
+	summary(NULL, "/proc/stat error", p->err_pct, runs, "%");
+	summary(NULL, "NET_RX ns/pkt (exact)", p->rx_ns_pkt, runs, "ns");
+	summary(NULL, "softirq ns/pkt (/proc/stat)", p->proc_ns_pkt, runs, "ns");
+	summary(NULL, "softirqs/pkt", p->sirq_pkt, runs, "");
+	summary(NULL, "CPU ns/pkt, attached", p->cost_a, runs, "ns");
+	summary(NULL, "CPU ns/pkt, detached", p->cost_b, runs, "ns");
+	printf("  overhead: %+.2f ns/pkt, 95%% CI [%.2f, %.2f], p %.3g (%s); %.2f ns = %.1f TSC cycles per softirq\n",
+	       w->diff, w->ci_lo, w->ci_hi, w->p,
+	       w->distinct ? "distinct" : "not distinguishable",
+	       w->diff / p->spp, w->diff / p->spp * p->ghz);
+	summary(NULL, "programs' own time", p->prog, runs,
+		"ns per softirq (entry + exit, bpf stats)");
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg = { .runs = 10, .frames = 200000 };
+	struct probe *p = calloc(1, sizeof(*p));
+	int link_fd = -1, ret = 1, done;
+	struct xsk_prog_bpf *dut = NULL;
+	struct cli_lock lock;
+	const char *warn;
+	char err[256];
+
+	if (!p)
+		return 1;
+	if (opts_parse(&tool, argc, argv, &cfg, NULL) < 0) {
+		free(p);
+		return 2;
+	}
+	p->nframes = cfg.frames;
+	p->runs = cfg.runs;
+	p->cpu = cfg.cpu;
+	if (geteuid()) {
+		fprintf(stderr, TOOL ": needs root (XDP, BPF, network namespaces)\n");
+		free(p);
+		return 1;
+	}
+	if (pin_self(p->cpu)) {
+		fprintf(stderr, TOOL ": --cpu: cannot run on CPU %u: %s\n", p->cpu,
+			strerror(errno));
+		free(p);
+		return 2;
+	}
+	cli_stop_on_signals();
+	if (cli_lock_take(&lock, TOOL, cfg.allow_concurrent)) {
+		free(p);
+		return cli_exit_status(1);
+	}
+	p->ghz = tsc_ghz_measure(200);
+	if (xenv_create(&env, NULL, err)) {
+		fprintf(stderr, "%s\n", err);
+		free(p);
+		return 1;
+	}
+	link_fd = attach_dut(&dut);
+	done = link_fd < 0 ? -1 : measure_runs(dut, p);
+	if (done <= 0)
+		goto out;	/* interrupted: said below */
+	if (done < (int)p->runs)
+		fprintf(stderr, TOOL ": interrupted: %d of %u runs per mode done, reported below\n",
+			done, p->runs);
+	p->runs = done;
+	/* before the JSON's run_lock: it checks the lock again */
+	warn = cli_lock_warning(&lock);
+	stats_welch(p->cost_b, p->runs, p->cost_a, p->runs, &p->w);
+	p->spp = stats_median(p->sirq_pkt, p->runs);
+	if (cfg.json) {
+		if (print_json(p, &lock))
 			goto out;
 	} else {
-		printf("softirq_probe: %u runs per mode (ABC...)%s, %u frames of %d B per run, CPU %u, TSC %.3f GHz, %d disturbed windows\n",
-		       runs, cli_stop ? ", interrupted" : "", nframes,
-		       FRAME_LEN, cpu, ghz, disturbed);
-		if (warn)
-			printf("WARNING: %s\n", warn);
-		printf("run  frames   wall_ms  exact_all_ms  proc_stat_ms  err%%   rx_ns/pkt  A_ns/pkt  B_ns/pkt\n");
-		for (i = 0; i < (int)runs; i++) {
-			printf("%3d %7.0f %9.1f %12.3f %12.1f %6.2f %10.1f %9.1f %9.1f%s\n",
-			       i, ra[i].frames, ra[i].wall_ns / 1e6,
-			       ra[i].exact_all_ns / 1e6,
-			       ra[i].proc_softirq_ns / 1e6, err_pct[i],
-			       rx_ns_pkt[i], cost_a[i], cost_b[i],
-			       ra[i].disturbed ? "  disturbed" : "");
-		if (ra[i].disturbed)
-			printf("      A window: %.1f%% of it unexplained on CPU %d\n",
-			       100 * ra[i].unexplained_frac, ra[i].worst_cpu);
-		}
-		summary(NULL, "/proc/stat error", err_pct, runs, "%");
-		summary(NULL, "NET_RX ns/pkt (exact)", rx_ns_pkt, runs, "ns");
-		summary(NULL, "softirq ns/pkt (/proc/stat)", proc_ns_pkt, runs, "ns");
-		summary(NULL, "softirqs/pkt", sirq_pkt, runs, "");
-		summary(NULL, "CPU ns/pkt, attached", cost_a, runs, "ns");
-		summary(NULL, "CPU ns/pkt, detached", cost_b, runs, "ns");
-		printf("  overhead: %+.2f ns/pkt, 95%% CI [%.2f, %.2f], p %.3g (%s); %.2f ns = %.1f TSC cycles per softirq\n",
-		       w.diff, w.ci_lo, w.ci_hi, w.p,
-		       w.distinct ? "distinct" : "not distinguishable",
-		       w.diff / spp, w.diff / spp * ghz);
-		summary(NULL, "programs' own time", prog, runs,
-			"ns per softirq (entry + exit, bpf stats)");
+		print_text(p, warn);
 	}
 	ret = 0;
 out:
@@ -404,5 +448,6 @@ out:
 	xsk_prog_bpf__destroy(dut);
 	xenv_destroy(env);
 	cli_lock_release(&lock);
+	free(p);
 	return cli_exit_status(ret);
 }

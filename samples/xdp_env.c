@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "err.h"
 #include "opts.h"
 #include "xsk_env.h"
 
@@ -79,7 +80,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = forward };
 	struct xenv_opts eo = {};
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	struct xsk_env *env;
 	int nargs, st, ret = 1;
 	pid_t parent;

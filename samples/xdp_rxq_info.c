@@ -304,7 +304,7 @@ int main(int argc, char **argv)
 		.duration = 10,
 		.warmup = 0.5,
 	};
-	char err[XSK_ERRLEN] = "";
+	char err[ERR_LEN] = "";
 	struct rxq_bench *b = NULL;
 	struct profile_out po = {};
 	struct rxq_result r;

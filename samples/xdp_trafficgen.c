@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	struct tgen_sink *sink = NULL;
 	struct xenv_opts eo = {};
 	struct tgen_result r = {};
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	const char *ifname;
 	int ret = 1;
 	double ghz;

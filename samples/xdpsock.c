@@ -221,7 +221,7 @@ static int ring_size_check(const char *opt, __u32 v)
 static int check_args(struct config *cfg)
 {
 	struct xskb_opts o = cfg->o;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 
 	if (ring_size_check("--rx-size", cfg->o.port.sock.rx_size) ||
 	    ring_size_check("--fill-size", cfg->o.port.sock.fill_size))
@@ -462,7 +462,7 @@ static int profile_open(struct config *cfg, char *err)
 	prof_out.data[PROF_NAPI] = prof_data_new();
 	for (i = 0; i < PROF_ROLES; i++)
 		if (!prof_out.data[i])
-			return xsk_errf(err, -ENOMEM, "out of memory");
+			return err_set(err, -ENOMEM, "out of memory");
 	cfg->o.prof = prof_out.prof;
 	return 0;
 }
@@ -481,7 +481,7 @@ static void profile_collect(const struct config *cfg,
 			    const struct xskb_result *r)
 {
 	int cpus[PROF_ROLES] = { r->app_cpu, r->net_rx_cpu };
-	char prefix[512], title[256], err[XSK_ERRLEN];
+	char prefix[512], title[256], err[ERR_LEN];
 	int i, n = PROF_ROLES, ret;
 
 	if (!prof_out.prof)
@@ -857,7 +857,7 @@ int main(int argc, char **argv)
 	};
 	struct xsk_bench *b = NULL;
 	struct xskb_result r;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	const char *warn;
 	double ghz;
 	__u64 t0;

@@ -33,7 +33,7 @@ root="$top/build/peers/sid"
 runs=${1:-3}
 secs=6
 
-die() { echo "bench-peers: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 [ "$(id -u)" -eq 0 ] || die "needs root"
 [ -x "$bin/xdp_env" ] || die "build first (make)"
@@ -44,7 +44,7 @@ if [ ! -f "$root/.ready" ]; then
 		die "no Debian mirror in the machine's apt sources"
 	rm -rf "$root"
 	mkdir -p "$(dirname "$root")"
-	echo "bench-peers: debootstrap sid with xdp-tools into $root" >&2
+	say "debootstrap sid with xdp-tools into $root"
 	debootstrap --variant=minbase --include=xdp-tools,iproute2 sid \
 		"$root" "$mirror" >"$root.log" 2>&1 ||
 		die "debootstrap failed, see $root.log"
@@ -227,6 +227,6 @@ echo "bench-peers: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: 
 # lock (lib/cli.h) for all of them, so they neither wait for each other nor
 # run beside another measuring run of the machine
 exec 9>>/run/xdp-cost.lock
-flock -n 9 || { echo "bench-peers: waiting for another measuring run to end" >&2; flock 9; }
+flock -n 9 || { say "waiting for another measuring run to end"; flock 9; }
 export XDP_COST_LOCK_FD=9
 exec "$bin/xdp_env" --redirect-pair --peer-drop -- "$0" --inside "$runs"

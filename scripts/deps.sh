@@ -5,6 +5,8 @@
 # Fast (no apt call at all) when everything is there.
 set -euo pipefail
 
+. "$(dirname "$0")/lib/common.sh"
+
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
       libjansson-dev
       bpftool iproute2 ethtool xz-utils ca-certificates gnuplot-nox
@@ -17,11 +19,9 @@ for p in "${pkgs[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages: ${missing[*]}; run as root or install them" >&2
-	exit 1
-fi
-echo "deps: installing ${missing[*]}" >&2
+[ "$(id -u)" -eq 0 ] ||
+	die "missing packages: ${missing[*]}; run as root or install them"
+say "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get -q update >&2
 apt-get -q install -y --no-install-recommends "${missing[@]}" >&2

@@ -32,8 +32,9 @@ out=$(kernel_dir exact)
 timeout=1800
 funcs=0 cache=0
 
-die() { echo "exact-cost: $*" >&2; exit 2; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+# shellcheck disable=SC2034  # read by lib/common.sh
+die_status=2
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -94,7 +95,7 @@ set -e
 for name in "${names[@]}"; do
 	cp "$out/vm/$name"-*.json "$out/vm/$name"-*.txt "$out/" 2>/dev/null || true
 done
-echo "exact-cost: $(basename "$kernel") ${names[*]}: $(( $(date +%s) - start )) s, results in $out (console: $out/console.log)" >&2
+say "$(basename "$kernel") ${names[*]}: $(( $(date +%s) - start )) s, results in $out (console: $out/console.log)"
 if [ $rc -ne 0 ]; then
 	grep -a 'vm-exact\|vm-run\|failed\|FAILED\|error' "$out/vm.log" | tail -20 >&2
 	die "the exact-cost run failed (status $rc)"

@@ -13,6 +13,18 @@
   exact-funcs.py ab [--top N] A.json B.json
       per path, B's window count against A's and the functions that moved:
       "XDP_DROP native 64B 1 flow: +3.60 insns/pkt (spread 0.40): f +2.90, ..."
+  exact-funcs.py check [--floor F] [--schema FILE] [--judge-upto N]
+                       A.json ONE.json B.json=N...
+      judge an injected cost (make kernel-ab-test): every result validates
+      against FILE and its functions sum to its window's count; ONE is A
+      with one spin unit more, which gives the program's unit u (in
+      bpf_prog_xdp_action, XDP_DROP); each B has N units more (0: A again)
+      and must have +N*u in that symbol within 1 insn/pkt, and for N up to
+      --judge-upto (10) every other function within the spread of its runs
+      in A plus B (at least F, 0.3), memory-management state left out
+      (the per-CPU allocator, __zap_vma_range); above it they are shown.
+      A line per check, "ok: ...", "FAIL: ..." or "info: ..."; exit
+      status 3 when a check failed.
 
 Symbols: the guest's /proc/kallsyms (kernel text, written once a boot) and
 its [bpf] lines of each window (--windows DIR/bpf-ID.syms: the programs
@@ -338,6 +350,92 @@ def cmd_ab(a):
         raise Error("%s and %s have no point with per-function counts in common" % (a.a, a.b))
 
 
+PROG = "bpf_prog_xdp_action"
+# memory-management state: the per-CPU allocator (the generator's program
+# load in the window) and the page-table teardown of an munmap in it
+ALLOC = re.compile(r"^(pcpu_|_find_next_zero_bit$|__zap_vma_range$)")
+
+
+def cmd_check(a):
+    """the injected cost's per-function checks; the number that failed"""
+    try:
+        import jsonschema
+    except ImportError:
+        raise Error("python3-jsonschema is not installed (make deps)")
+    schema = load(a.schema)
+    sets = []
+    for arg in a.b:
+        path, _, n = arg.rpartition("=")
+        if not path or not n.isdigit():
+            raise Error("'%s' is not B.json=N (N units more than A)" % arg)
+        sets.append((path, int(n)))
+    docs = {p: load(p) for p in [a.a, a.one] + [x[0] for x in sets]}
+    fail = 0
+
+    def verdict(v, what):
+        nonlocal fail
+        fail += v == "fail"
+        print("%s: per function: %s" % ({"fail": "FAIL"}.get(v, v), what))
+
+    for path, doc in docs.items():
+        name = os.path.basename(path)
+        try:
+            jsonschema.validate(doc, schema)
+            verdict("ok", "%s validates" % name)
+        except jsonschema.ValidationError as e:
+            verdict("fail", "%s: %s" % (name, e.message))
+        for p in doc["points"]:
+            f = p.get("functions")
+            if f is None:
+                verdict("fail", "%s %s: no per-function counts" % (name, label(doc, p)))
+                continue
+            tot = f["window_insns_per_pkt"]["mean"]
+            got = sum(s["insns_per_pkt"] for s in f["symbols"])
+            verdict("ok" if abs(got - tot) <= 1e-9 * tot else "fail",
+                    "%s %s: the %d functions sum to %.4f, the window's count %.4f insns/pkt"
+                    % (name, p["action"], len(f["symbols"]), got, tot))
+    if fail:
+        return fail
+
+    def syms(path, act):
+        for p in docs[path]["points"]:
+            if p["action"] == act and "functions" in p:
+                return {s["symbol"]: s for s in p["functions"]["symbols"]}
+        raise Error("%s: no %s point with per-function counts" % (path, act))
+
+    zero = {"insns_per_pkt": 0, "min": 0, "max": 0}
+    cal, a0 = syms(a.one, "XDP_DROP"), syms(a.a, "XDP_DROP")
+    u = cal.get(PROG, zero)["insns_per_pkt"] - a0.get(PROG, zero)["insns_per_pkt"]
+    acts = [p["action"] for p in docs[a.a]["points"]]
+    for path, n in sets:
+        for act in acts:
+            x, y = syms(a.a, act), syms(path, act)
+            what = "+%d unit(s)" % n if n else "baseline again (%s)" % os.path.basename(path)
+            got = y.get(PROG, zero)["insns_per_pkt"] - x.get(PROG, zero)["insns_per_pkt"]
+            verdict("ok" if abs(got - n * u) <= 1 and (u > 0 or not n) else "fail",
+                    "%s %s: %s %+.2f insns/pkt, expected %+.2f within 1 (u = %.4f)"
+                    % (act, what, PROG, got, n * u, u))
+            bad, alloc, worst = [], 0.0, None
+            names = (set(x) | set(y)) - {PROG}
+            for s in names:
+                p, q = x.get(s, zero), y.get(s, zero)
+                dl = q["insns_per_pkt"] - p["insns_per_pkt"]
+                if ALLOC.match(s):
+                    alloc += dl
+                    continue
+                room = max(a.floor, (p["max"] - p["min"]) + (q["max"] - q["min"]))
+                if worst is None or abs(dl) / room > worst[0]:
+                    worst = (abs(dl) / room, s, dl, room)
+                if abs(dl) > room:
+                    bad.append("%s %+.2f (allowed +-%.2f)" % (s, dl, room))
+            v = "info" if n > a.judge_upto else "fail" if bad else "ok"
+            verdict(v, "%s %s: %d of the other %d functions moved beyond their spread%s; memory-management state's (not judged) %+.2f"
+                    % (act, what, len(bad), len(names), ": " + ", ".join(sorted(bad)[:6]) if bad else
+                       " (nearest its limit: %s %+.2f, allowed +-%.2f)" % (worst[1], worst[2], worst[3])
+                       if worst else "", alloc))
+    return fail
+
+
 def main():
     ap = argparse.ArgumentParser(prog="exact-funcs.py",
                                  description="per-function exact counts (Documentation/exact_cost.rst)")
@@ -355,13 +453,22 @@ def main():
     b.add_argument("--top", type=int, default=8)
     b.add_argument("a")
     b.add_argument("b")
+    c = sub.add_parser("check")
+    c.add_argument("--floor", type=float, default=0.3)
+    c.add_argument("--schema", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                    "..", "Documentation", "sweep.schema.json"))
+    c.add_argument("--judge-upto", type=int, default=10)
+    c.add_argument("a")
+    c.add_argument("one")
+    c.add_argument("b", nargs="+")
     a = ap.parse_args()
     try:
-        {"fold": cmd_fold, "show": cmd_show, "ab": cmd_ab}[a.cmd](a)
+        failed = {"fold": cmd_fold, "show": cmd_show, "ab": cmd_ab,
+                  "check": cmd_check}[a.cmd](a)
     except Error as e:
         print("exact-funcs: %s" % e, file=sys.stderr)
         return 1
-    return 0
+    return 3 if failed else 0
 
 
 if __name__ == "__main__":

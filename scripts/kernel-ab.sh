@@ -35,8 +35,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 base="" series="" out=$(kernel_dir kernel-ab) tolerance=0.1 kdir=$kernel_tree
 base_image="" series_image="" funcs=()
 
-die() { echo "kernel-ab: $*" >&2; exit 1; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -57,7 +56,7 @@ for t in "$base" "$series"; do
 	[ -z "$t" ] || [ -f "$t/Makefile" ] ||
 		die "'$t' is not a kernel tree (no Makefile)"
 done
-case "$tolerance" in ''|*[!0-9.]*) die "--tolerance '$tolerance' is not a percentage" ;; esac
+want_decimal "$tolerance" "--tolerance '$tolerance' is not a percentage"
 
 build() {	# TREE OUT
 	JOBS=${JOBS:-$(nproc)} "$top/scripts/kernel-build.sh" "$1" "$2" ||
@@ -148,4 +147,4 @@ rm -f "$out"/a-*.json "$out"/b-*.json
 		echo "Each point's top functions: $out/a-functions.txt (A), $out/b-functions.txt (B)"
 	fi
 } | tee "$out/report.txt"
-echo "kernel-ab: builds $(( built - start )) s, exact-cost runs $(( $(date +%s) - built )) s; report in $out/report.txt" >&2
+say "builds $(( built - start )) s, exact-cost runs $(( $(date +%s) - built )) s; report in $out/report.txt"

@@ -20,7 +20,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-$(nproc)}
 
-die() { echo "kernel-build: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 . "$top/scripts/kernel-pin.sh"
 tree=$(cd "${1:-$kernel_tree}" && pwd)
@@ -57,7 +57,7 @@ want="$out/.config.want"
 cat "${frags[@]}" > "$want.new"
 if ! cmp -s "$want.new" "$want" || [ ! -f "$out/.config" ] ||
    [ -n "$(find "$tree" -name 'Kconfig*' -newer "$out/.config" -print -quit)" ]; then
-	echo "kernel-build: config: tinyconfig + ${frags[*]#$top/}" >&2
+	say "config: tinyconfig + ${frags[*]#$top/}"
 	"${kmake[@]}" tinyconfig >/dev/null
 	KCONFIG_CONFIG="$out/.config" "$tree/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge.log" 2>&1 ||
@@ -73,12 +73,12 @@ if ! cmp -s "$want.new" "$want" || [ ! -f "$out/.config" ] ||
 		"")	# an option the tree's Kconfig does not define (one
 			# that a later kernel renamed or folded into another)
 			if ! grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${opt#CONFIG_}\$" "$tree"; then
-				echo "kernel-build: note: $opt=$val asked, but $(make -s -C "$tree" kernelversion) has no ${opt#CONFIG_}: left out" >&2
+				say "note: $opt=$val asked, but $(make -s -C "$tree" kernelversion) has no ${opt#CONFIG_}: left out"
 			else
-				echo "kernel-build: $opt=$val asked, config has: nothing" >&2
+				say "$opt=$val asked, config has: nothing"
 				bad=1
 			fi ;;
-		*) echo "kernel-build: $opt=$val asked, config has: $got" >&2
+		*) say "$opt=$val asked, config has: $got"
 		   bad=1 ;;
 		esac
 	done < "$want.new"
@@ -88,7 +88,7 @@ fi
 rm -f "$want.new"
 
 start=$(date +%s)
-echo "kernel-build: building $(make -s -C "$tree" kernelversion) in ${out#$top/} (-j$jobs${CCACHE_DIR:+, ccache})" >&2
+say "building $(make -s -C "$tree" kernelversion) in ${out#$top/} (-j$jobs${CCACHE_DIR:+, ccache})"
 "${kmake[@]}" bzImage 2>"$out/build.log" || {
 	tail -30 "$out/build.log" >&2
 	die "build failed, see $out/build.log"
@@ -104,7 +104,7 @@ if git -C "$tree" rev-parse -q --verify baseline >/dev/null 2>&1; then
 		[ -f "$out/$o" ] && objs+=("$o")
 	done < <(git -C "$tree" diff --name-only baseline HEAD -- '*.c')
 	if [ ${#objs[@]} -gt 0 ]; then
-		echo "kernel-build: W=1 on ${objs[*]}" >&2
+		say "W=1 on ${objs[*]}"
 		"${kmake[@]}" W=1 "${objs[@]}" 2>"$out/w1.log" ||
 			die "W=1 build failed, see $out/w1.log"
 		if grep -q 'warning:' "$out/w1.log"; then
@@ -115,4 +115,4 @@ if git -C "$tree" rev-parse -q --verify baseline >/dev/null 2>&1; then
 		"${kmake[@]}" bzImage 2>>"$out/build.log"
 	fi
 fi
-echo "kernel-build: $out/arch/x86/boot/bzImage ($(( $(date +%s) - start )) s)" >&2
+say "$out/arch/x86/boot/bzImage ($(( $(date +%s) - start )) s)"

@@ -12,7 +12,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 qemu_min=8
 
-die() { echo "kernel-deps: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 pkgs=(git make gcc flex bison bc libssl-dev libelf-dev cpio ccache libglib2.0-dev
       python3 python3-ply python3-git perl xz-utils jq)
@@ -42,7 +42,7 @@ need_qemu=0
 
 export DEBIAN_FRONTEND=noninteractive
 if [ ${#missing[@]} -gt 0 ]; then
-	echo "kernel-deps: installing ${missing[*]}" >&2
+	say "installing ${missing[*]}"
 	apt-get -q update >&2
 	apt-get -q install -y --no-install-recommends "${missing[@]}" >&2
 fi
@@ -64,7 +64,7 @@ echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite
 	> "$parts/zz-project-backports.list"
 opts=(-o "Dir::Etc::SourceParts=$parts")
 
-echo "kernel-deps: installing qemu-system-x86 from $suite ($uri)" >&2
+say "installing qemu-system-x86 from $suite ($uri)"
 apt-get "${opts[@]}" -q update >&2 ||
 	die "apt-get update with $suite failed"
 apt-get "${opts[@]}" -q install -y --no-install-recommends -t "$suite" \

@@ -48,7 +48,8 @@ fi
 tree=$kernel_tree
 out="$top/patches"
 
-die() { echo "kernel-patches: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/series.sh"
 k() { git -C "$tree" "$@"; }
 
 [ -d "$tree/.git" ] && k rev-parse -q --verify baseline >/dev/null ||
@@ -97,7 +98,7 @@ mapfile -t work < <(k log --reverse --format='%H %s' baseline..HEAD |
 		    cut -d' ' -f1)
 
 restore() {
-	echo "kernel-patches: failed; kernel/ is back at $orig" >&2
+	say "failed; kernel/ is back at $orig"
 	k cherry-pick --abort >/dev/null 2>&1 || true
 	k checkout -q -f "$orig" && k checkout -q -B "$branch" "$orig"
 }
@@ -274,34 +275,9 @@ k checkout -q -B "$branch"
 
 # 3. the series
 n=$(k rev-list --count baseline..HEAD)
-mkdir -p "$tmp/p"
-k format-patch -q --zero-commit --cover-letter --base=baseline \
-	-o "$tmp/p" baseline..HEAD
-cover=("$tmp"/p/0000-cover-letter.patch)
 subject=$(sed -n '1p' "$out/cover-letter.in")
-last=$(ls "$tmp"/p/*.patch | tail -1)
-python3 - "${cover[0]}" "$out/cover-letter.in" "$last" <<'EOF'
-import re, sys
-cover, src, last = sys.argv[1], sys.argv[2], sys.argv[3]
-lines = open(src).read().split('\n')
-subject, body = lines[0], '\n'.join(lines[1:]).strip('\n')
-text = open(cover).read()
-if '*** SUBJECT HERE ***' not in text or '*** BLURB HERE ***' not in text:
-    sys.exit('kernel-patches: git format-patch cover letter has no placeholders')
-text = text.replace('*** SUBJECT HERE ***', subject)
-text = text.replace('*** BLURB HERE ***', body)
-# The date of the last patch, not of the run: an unchanged series
-# regenerates byte for byte
-date = re.search(r'^Date: .*$', open(last).read(), re.M).group(0)
-text = re.sub(r'^Date: .*$', date, text, count=1, flags=re.M)
-open(cover, 'w').write(text)
-EOF
-mv "${cover[0]}" "$tmp/p/0000-cover-letter.txt"
-[ -n "$subject" ] || die "patches/cover-letter.in: the first line (subject) is empty"
-
-find "$out" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
-cp "$tmp"/p/* "$out/"
-echo "kernel-patches: patches/ has $n patches and a cover letter (\"$subject\")" >&2
+series_write "$tree" "$out"
+say "patches/ has $n patches and a cover letter (\"$subject\")"
 k log --oneline baseline..HEAD >&2
 
 "$top/scripts/kernel-series-check.sh" --no-build

@@ -25,7 +25,10 @@ wt=$(kernel_dir series-check)
 build=1
 [ "${1:-}" = "--no-build" ] && build=0
 
-die() { echo "series-check: $*" >&2; exit 1; }
+# shellcheck disable=SC2034  # read by lib/common.sh
+prog='series-check'
+. "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/series.sh"
 
 [ -d "$tree/.git" ] || die "no kernel/ work tree: run \`make kernel-tree\` first"
 shopt -s nullglob
@@ -41,12 +44,12 @@ if [ -d "$wt/.git" ] || [ -f "$wt/.git" ]; then
 else
 	rm -rf "$wt"
 	git -C "$tree" worktree prune
-	echo "series-check: checking out the baseline into ${wt#$top/}" >&2
+	say "checking out the baseline into ${wt#$top/}"
 	git -C "$tree" worktree add -q --detach "$wt" baseline
 fi
 git -C "$wt" am --quiet "${series[@]}" ||
 	die "git am patches/*.patch does not apply on the baseline (see git -C $wt am --show-current-patch)"
-echo "series-check: git am: ${#series[@]} patches apply on the baseline" >&2
+say "git am: ${#series[@]} patches apply on the baseline"
 
 # The series carries the project's selftests (as its last part has them:
 # without the markers of scripts/kernel-selftests-parts.py) and kernel docs
@@ -91,21 +94,14 @@ while IFS= read -r f; do
 		fi
 	done
 	[ $covered -eq 1 ] || {
-		echo "series-check: $f is added by the series but in no MAINTAINERS F: entry" >&2
+		say "$f is added by the series but in no MAINTAINERS F: entry"
 		bad=1
 	}
 done < <(git -C "$wt" diff --name-only --diff-filter=A baseline HEAD)
-for p in "${series[@]}"; do
-	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py
-	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1) || true
-	if [ -n "$res" ]; then
-		echo "series-check: checkpatch --strict: $(basename "$p"):" >&2
-		echo "$res" >&2
-		bad=1
-	fi
-done
+checkpatch_strict "$wt" UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "${series[@]}" ||
+	bad=1
 [ $bad -eq 0 ] || die "checkpatch --strict found problems"
-echo "series-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
+say "checkpatch --strict: clean (${#series[@]} patches)"
 
 [ $build -eq 1 ] || exit 0
 
@@ -116,7 +112,7 @@ kbuilt=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	git -C "$wt" checkout -q --detach "$c"
-	echo "series-check: [$i/${#commits[@]}] $(git -C "$wt" log -1 --format=%s)" >&2
+	say "[$i/${#commits[@]}] $(git -C "$wt" log -1 --format=%s)"
 	files=$(git -C "$wt" diff --name-only "$c~1" "$c")
 	# The kernel once the series first touches what it is built from
 	if [ $kbuilt -eq 1 ] ||
@@ -144,5 +140,5 @@ for c in "${commits[@]}"; do
 		}
 	fi
 done
-[ $kbuilt -eq 1 ] || echo "series-check: no patch touches the kernel's own sources: no kernel build needed" >&2
-echo "series-check: every prefix builds (${#commits[@]} patches)" >&2
+[ $kbuilt -eq 1 ] || say "no patch touches the kernel's own sources: no kernel build needed"
+say "every prefix builds (${#commits[@]} patches)"

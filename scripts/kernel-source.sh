@@ -13,7 +13,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-die() { echo "kernel-source: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 . "$top/scripts/kernel-pin.sh"
 
@@ -35,7 +35,7 @@ apt_private "$apt" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gp
 
 deb="$apt/${KERNEL_PKG}_${KERNEL_PKG_VERSION}_all.deb"
 if [ ! -f "$deb" ]; then
-	echo "kernel-source: fetching $KERNEL_PKG $KERNEL_PKG_VERSION ($KERNEL_SUITE) from $uri" >&2
+	say "fetching $KERNEL_PKG $KERNEL_PKG_VERSION ($KERNEL_SUITE) from $uri"
 	apt-get "${apt_opts[@]}" -q update >&2 ||
 		die "apt-get update of the private $KERNEL_SUITE source list failed"
 	have=$(apt-cache "${apt_opts[@]}" show "$KERNEL_PKG" 2>/dev/null |
@@ -45,7 +45,7 @@ if [ ! -f "$deb" ]; then
 		die "$KERNEL_PKG $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); update ${KERNEL_PIN_FILE#$top/} or set KERNEL_SRC=/path/to/linux"
 fi
 
-echo "kernel-source: unpacking $KERNEL_PKG $KERNEL_PKG_VERSION into $tree" >&2
+say "unpacking $KERNEL_PKG $KERNEL_PKG_VERSION into $tree"
 rm -rf "$tree" "$dir/x"
 dpkg-deb -x "$deb" "$dir/x"
 tar -xf "$dir/x/usr/src/$KERNEL_PKG.tar.xz" -C "$dir"

@@ -16,7 +16,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-die() { echo "kernel-tree: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 . "$top/scripts/kernel-pin.sh"
 tree=$kernel_tree
@@ -47,8 +47,8 @@ ids_of_tree() {
 }
 
 apply_series() {
-	[ ${#series[@]} -gt 0 ] || { echo "kernel-tree: patches/ is empty: $k is the baseline" >&2; return 0; }
-	echo "kernel-tree: applying ${#series[@]} patches with git am" >&2
+	[ ${#series[@]} -gt 0 ] || { say "patches/ is empty: $k is the baseline"; return 0; }
+	say "applying ${#series[@]} patches with git am"
 	git -C "$tree" am --quiet --whitespace=error-all "${series[@]}" || {
 		git -C "$tree" am --abort 2>/dev/null || true
 		die "git am of patches/ on the baseline failed ($k left at the baseline)"
@@ -64,10 +64,10 @@ if [ -d "$tree/.git" ]; then
 		exit 0
 	fi
 	if [ "$(ids_of_tree)" = "$(ids_of_files "${series[@]}")" ]; then
-		echo "kernel-tree: $k has the series (${#series[@]} patches) on the baseline" >&2
+		say "$k has the series (${#series[@]} patches) on the baseline"
 		exit 0
 	fi
-	echo "kernel-tree: note: $k has $have commits after the baseline that differ from patches/; using $k as it is (\`make patches\` saves them; remove $k to start again from patches/)" >&2
+	say "note: $k has $have commits after the baseline that differ from patches/; using $k as it is (\`make patches\` saves them; remove $k to start again from patches/)"
 	exit 0
 fi
 [ -e "$tree" ] && die "$k exists but is not a git tree: move it away"
@@ -85,7 +85,7 @@ fi
 version=$(make -s -C "$src" kernelversion 2>/dev/null) ||
 	die "cannot read the kernel version of $src"
 
-echo "kernel-tree: copying $what (Linux $version) into $k" >&2
+say "copying $what (Linux $version) into $k"
 tmp="$tree.tmp"
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -112,4 +112,4 @@ unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 mv "$tmp" "$tree"
 apply_series
-echo "kernel-tree: $k is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches" >&2
+say "$k is Linux $version + $(git -C "$tree" rev-list --count baseline..HEAD) patches"

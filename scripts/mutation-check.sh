@@ -46,8 +46,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$kernel_tree mdir="$top/tests/mutants" out=$(kernel_dir mutants)
 only="" ref=0 ab=1 timeout=900 all=0
 
-die() { echo "mutation-check: $*" >&2; exit 1; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -109,7 +108,7 @@ on_exit() {
 	local rc=$?
 	restore
 	[ -z "$(git -C "$kdir" status --porcelain --untracked-files=no)" ] ||
-		echo "mutation-check: kernel/ still differs from its HEAD: check it" >&2
+		say "kernel/ still differs from its HEAD: check it"
 	exit $rc
 }
 trap on_exit EXIT
@@ -120,7 +119,7 @@ build() {	# LOG: build kernel/ as it is into build/kbuild
 	"$top/scripts/kernel-build.sh" "$kdir" "$kernel_out" >"$1" 2>&1
 }
 
-echo "mutation-check: ${#names[@]} mutants; the unmutated kernel first" >&2
+say "${#names[@]} mutants; the unmutated kernel first"
 start=$(date +%s)
 build "$out/build-ref.log" || die "building the unmutated kernel failed, see $out/build-ref.log"
 cp "$kernel_image" "$out/img-ref"
@@ -166,7 +165,7 @@ if [ $ref -eq 1 ]; then
 		[ "$v" = - ] || veth_all+=" $v"
 		[ "$i" = - ] || igb_all+=" $i"
 	done
-	echo "mutation-check: unmutated kernel, every mutant's tests" >&2
+	say "unmutated kernel, every mutant's tests"
 	boot "$out/img-ref" "$rd" "${veth_all:--}" "${igb_all:--}"
 	bad=$( { caught_in "$rd" veth; caught_in "$rd" igb; } | tr '\n' ' ')
 	[ -z "$bad" ] || die "the unmutated kernel fails: $bad(see $rd): fix that first"
@@ -204,7 +203,7 @@ for n in "${names[@]}"; do
 			"$d/ab/report.txt" 2>/dev/null |
 		       awk '{ s += $1; t += $3 } END { if (t) print s " of " t }' || true)
 		[ -f "$d/ab/report.txt" ] ||
-			echo "mutation-check: $n: the A/B failed, see $d/ab.log" >&2
+			say "$n: the A/B failed, see $d/ab.log"
 		case "$dear" in
 		""|"0 of "*) ;;
 		*) by+="${by:+, }kernel-ab ($dear points dearer)" ;;
@@ -225,8 +224,8 @@ for n in "${names[@]}"; do
 	fi
 done
 
-echo "mutation-check: rebuilding ${kernel_out#$top/} from the restored tree" >&2
-build "$out/build-end.log" || echo "mutation-check: the rebuild failed, see $out/build-end.log" >&2
+say "rebuilding ${kernel_out#$top/} from the restored tree"
+build "$out/build-end.log" || say "the rebuild failed, see $out/build-end.log"
 
 total=$(( $(date +%s) - start ))
 {
@@ -268,6 +267,6 @@ summary="mutants: $n_caught caught, $n_survived survived"
 [ $n_uncatchable -eq 0 ] || summary+=", $n_uncatchable not catchable in QEMU (not run)"
 printf '%s; make mutation-check took %d min %d s\n' "$summary" \
 	$((total / 60)) $((total % 60)) >>"$out/table.txt"
-echo "mutation-check: $total s; results in $out/results.json, results.tap and table.txt" >&2
+say "$total s; results in $out/results.json, results.tap and table.txt"
 echo "$summary"
 [ $n_survived -eq 0 ]

@@ -15,7 +15,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-die() { echo "qemu-plugin-api: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 [ $# -eq 1 ] || die "usage: $0 DIR"
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -44,7 +44,7 @@ mkdir -p "$apt/src"
 apt_private "$apt" "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
 
 if ! ls "$apt/src"/qemu_*.orig.tar.* >/dev/null 2>&1; then
-	echo "qemu-plugin-api: fetching the qemu $ver source package ($suite) from $uri" >&2
+	say "fetching the qemu $ver source package ($suite) from $uri"
 	apt-get "${apt_opts[@]}" -q update >&2 ||
 		die "apt-get update of the private $suite deb-src list failed"
 	# apt checks each file against the Sources index before keeping it;
@@ -52,7 +52,7 @@ if ! ls "$apt/src"/qemu_*.orig.tar.* >/dev/null 2>&1; then
 	# does): the .orig is enough, see below
 	(cd "$apt/src" && apt-get "${apt_opts[@]}" -q source --download-only \
 		"qemu=$ver" >&2) ||
-		echo "qemu-plugin-api: not every file of qemu $ver's source package came; using the .orig" >&2
+		say "not every file of qemu $ver's source package came; using the .orig"
 fi
 orig=$(ls "$apt/src"/qemu_*.orig.tar.* 2>/dev/null | head -1 || true)
 [ -n "$orig" ] || die "the qemu $ver source package (its .orig tarball) is not on the mirror's $suite"

@@ -8,6 +8,8 @@
 # errored, or a program did not report its totals (crash, timeout).
 set -uo pipefail
 
+. "$(dirname "$0")/lib/common.sh"
+
 dir=$1
 out=$2
 shift 2
@@ -19,7 +21,7 @@ totals() {
 	local t n
 	t=$(grep -E '^(# )*# Totals: ' "$1" | tail -n 1)
 	if [ -z "$t" ]; then
-		echo "run-selftests: $2 reported no totals (crashed or timed out)" >&2
+		say "$2 reported no totals (crashed or timed out)"
 		fail=$((fail + 1))
 		return
 	fi
@@ -35,7 +37,7 @@ totals() {
 lock=${XDP_COST_LOCK:-/run/xdp-cost.lock}
 if [ -z "${XDP_COST_LOCK_FD:-}" ] && exec 9>>"$lock"; then
 	if ! flock -n 9; then
-		echo "run-selftests: waiting for another measuring run to end ($lock)" >&2
+		say "waiting for another measuring run to end ($lock)"
 		flock 9
 	fi
 	export XDP_COST_LOCK_FD=9

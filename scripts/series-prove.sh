@@ -33,8 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$kernel_tree map="$top/scripts/series-prove.map"
 out=$(kernel_dir prove) ab=1
 
-die() { echo "series-prove: $*" >&2; exit 1; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -128,7 +127,7 @@ for i in $(seq 1 "$n"); do
 			git -C "$kdir" worktree add -q --detach "$out/ab-b" "${commits[i-1]%% *}"
 			"$top/scripts/kernel-ab.sh" --base "$out/ab-a" --series "$out/ab-b" \
 				--out "$out/ab-$i" >"$out/ab-$i.log" 2>&1 ||
-				{ echo "series-prove: the A/B of $i failed, see $out/ab-$i.log" >&2; bad=1; }
+				{ say "the A/B of $i failed, see $out/ab-$i.log"; bad=1; }
 			cleanup		# the images are built: tree not needed
 			line+=", exact A/B (before -> after): $out/ab-$i/report.txt"
 		fi
@@ -156,5 +155,5 @@ for i in $(seq 1 "$n"); do
 		fi
 	done
 done
-echo "series-prove: $n kernel patches; report in $report" >&2
+say "$n kernel patches; report in $report"
 exit $bad

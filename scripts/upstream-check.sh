@@ -33,13 +33,13 @@ kernel=$kernel_tree
 build=1
 btf=1
 
-die() { echo "upstream-check: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0; shift ;;
 	--no-btf) btf=0; shift ;;
-	-h|--help) sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -58,7 +58,7 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	[ "$(id -u)" -eq 0 ] || die "missing: ${missing[*]}; run as root"
-	echo "upstream-check: installing ${missing[*]}" >&2
+	say "installing ${missing[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get -q update >&2
 	DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
 		--no-install-recommends "${missing[@]}" >&2

@@ -17,7 +17,7 @@ set -euo pipefail
 
 src=$(cd "${1:?usage: upstream-nobtf-tree.sh SRC DST}" && pwd)
 dst=${2:?usage: upstream-nobtf-tree.sh SRC DST}
-die() { echo "upstream-nobtf-tree: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
 
 lib=tools/testing/selftests/net/lib
 [ -f "$src/$lib/xdp_native.bpf.o" ] || die "$src: net/lib is not built"

@@ -18,7 +18,7 @@ set -euo pipefail
 
 tree=$(cd "${1:?usage: upstream-xsk-build.sh TREE OUT}" && pwd)
 out=${2:?usage: upstream-xsk-build.sh TREE OUT}
-die() { echo "upstream-xsk-build: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
 
 bpf=$tree/tools/testing/selftests/bpf
 lib=$tree/tools/testing/selftests/net/lib/tools

@@ -40,10 +40,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sweep="$top/build/bin/xdp_sweep"
 out=${VM_OUT:-/tmp}
 
-die() { echo "vm-exact: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
 
 [ "${1:-}" = -h ] || [ "${1:-}" = --help ] &&
-	{ sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//p}' "$0"; exit 0; }
+	{ usage; exit 0; }
 [ $# -ge 1 ] || die "usage: vm-exact.sh NAME [XDP_SWEEP_OPTIONS...]"
 name=$1
 shift
@@ -93,7 +93,7 @@ for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 	cat "$out/$name-$pair.txt"
 	json=$(tail -1 "$out/$name-$pair.txt")
 	if [ $st -ne 0 ] || [ ! -f "$json" ]; then
-		echo "vm-exact: $name on $pair: xdp_sweep failed (status $st)" >&2
+		say "$name on $pair: xdp_sweep failed (status $st)"
 		rc=1
 		continue
 	fi

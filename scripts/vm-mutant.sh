@@ -15,12 +15,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 suite="$top/build/selftests/xsk/xsk_test"
 out=${VM_OUT:-/tmp}
 
+. "$top/scripts/lib/common.sh"
+
 if [ "${1:-}" = --suite ]; then
 	suite=${2:?--suite needs a file}
 	shift 2
 fi
 [ $# -eq 2 ] || { echo "usage: $0 VETH_ARGS IGB_ARGS" >&2; exit 2; }
-[ -x "$suite" ] || { echo "vm-mutant: $suite missing (make selftests)" >&2; exit 1; }
+[ -x "$suite" ] || die "$suite missing (make selftests)"
 echo "vm-mutant: kernel $(uname -r)"
 
 run() {	# NAME ARGS (one string, split on blanks)
@@ -35,9 +37,6 @@ run() {	# NAME ARGS (one string, split on blanks)
 
 run veth "$1"
 set -- "$1" "$2" $VM_IGB
-if [ $# -ne 4 ]; then
-	echo "vm-mutant: want two igb NICs, found: ${VM_IGB:-none}" >&2
-	exit 1
-fi
+[ $# -eq 4 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
 XSK_DEVS="$3 $4" run igb "$2"
 exit 0

@@ -41,8 +41,9 @@ plugin=()
 log=$(kernel_dir vm)/console.log
 out=$(kernel_dir vm)/out
 
-die() { echo "vm-run: $*" >&2; exit 2; }
-usage() { sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+# shellcheck disable=SC2034  # read by lib/common.sh
+die_status=2
+. "$top/scripts/lib/common.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -59,7 +60,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || die "no command to run in the guest (vm-run.sh [OPTIONS] -- COMMAND...)"
-case "$timeout" in ''|*[!0-9]*) die "--timeout '$timeout' is not a number of seconds" ;; esac
+want_whole "$timeout" "--timeout '$timeout' is not a number of seconds"
 case "$smp" in ''|*[!0-9]*|0) die "--smp '$smp' is not a CPU count" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make kernel-deps)"

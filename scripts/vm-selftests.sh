@@ -12,7 +12,9 @@ suite="$top/build/selftests/xsk/xsk_test"
 out=${VM_OUT:-/tmp}
 rc=0
 
-[ -x "$suite" ] || { echo "vm-selftests: $suite missing (make selftests)" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
+
+[ -x "$suite" ] || die "$suite missing (make selftests)"
 echo "vm-selftests: kernel $(uname -r)"
 
 run() {	# NAME ARGS...
@@ -25,9 +27,6 @@ run() {	# NAME ARGS...
 
 run veth
 set -- $VM_IGB
-if [ $# -ne 2 ]; then
-	echo "vm-selftests: want two igb NICs, found: ${VM_IGB:-none}" >&2
-	exit 1
-fi
+[ $# -eq 2 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
 XSK_DEVS="$1 $2" run igb -f nic -v dev -v dev_copy -f zz_after
 exit $rc

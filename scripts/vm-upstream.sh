@@ -24,7 +24,7 @@ out=${VM_OUT:-/tmp}
 rc=0
 ns=upeer
 
-die() { echo "vm-upstream: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.sh"
 
 for t in "$up" "$new"; do
 	[ "$t" = - ] && continue

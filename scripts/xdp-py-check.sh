@@ -23,12 +23,13 @@ dir=$top/patches/xdp-py
 wt=$(kernel_dir upstream)/ksft-new
 kernel=$kernel_tree
 
-die() { echo "xdp-py-check: $*" >&2; exit 1; }
+. "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/series.sh"
 
 save=""
 case "${1:-}" in
 --save) save=${2:?--save needs a tree}; shift 2 ;;
--h|--help) sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+-h|--help) usage; exit 0 ;;
 "") ;;
 *) die "unknown argument '$1' (see --help)" ;;
 esac
@@ -40,26 +41,8 @@ if [ -n "$save" ]; then
 	git -C "$save" rev-parse -q --verify baseline >/dev/null ||
 		die "--save $save: no tag baseline there"
 	[ -f "$dir/cover-letter.in" ] || die "$dir/cover-letter.in is missing"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	git -C "$save" format-patch -q --zero-commit --cover-letter \
-		--base=baseline -o "$tmp" baseline..HEAD
-	last=$(ls "$tmp"/*.patch | tail -1)
-	python3 - "$tmp/0000-cover-letter.patch" "$dir/cover-letter.in" "$last" <<'EOF'
-import re, sys
-cover, src, last = sys.argv[1:4]
-lines = open(src).read().split('\n')
-text = open(cover).read()
-text = text.replace('*** SUBJECT HERE ***', lines[0])
-text = text.replace('*** BLURB HERE ***', '\n'.join(lines[1:]).strip('\n'))
-date = re.search(r'^Date: .*$', open(last).read(), re.M).group(0)
-text = re.sub(r'^Date: .*$', date, text, count=1, flags=re.M)
-open(cover, 'w').write(text)
-EOF
-	mv "$tmp/0000-cover-letter.patch" "$tmp/0000-cover-letter.txt"
-	find "$dir" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
-	cp "$tmp"/* "$dir/"
-	echo "xdp-py-check: patches/xdp-py/ written from $save ($(ls "$dir"/0*.patch | wc -l) patches)" >&2
+	series_write "$save" "$dir"
+	say "patches/xdp-py/ written from $save ($(ls "$dir"/0*.patch | wc -l) patches)"
 fi
 
 shopt -s nullglob
@@ -79,20 +62,12 @@ git -C "$wt" -c user.name=xdp-py-check -c user.email=xdp-py-check@invalid \
 	git -C "$wt" am --abort 2>/dev/null || true
 	die "git am patches/xdp-py/0*.patch does not apply on the baseline"
 }
-echo "xdp-py-check: git am: ${#series[@]} patches apply on the baseline, on their own" >&2
+say "git am: ${#series[@]} patches apply on the baseline, on their own"
 
 # 2. checkpatch
-bad=0
-for p in "${series[@]}"; do
-	res=$(cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --showfile "$p" 2>&1) || true
-	if [ -n "$res" ]; then
-		echo "xdp-py-check: checkpatch --strict: $(basename "$p"):" >&2
-		echo "$res" >&2
-		bad=1
-	fi
-done
-[ $bad -eq 0 ] || die "checkpatch --strict found problems"
-echo "xdp-py-check: checkpatch --strict: clean (${#series[@]} patches)" >&2
+checkpatch_strict "$wt" "" "${series[@]}" ||
+	die "checkpatch --strict found problems"
+say "checkpatch --strict: clean (${#series[@]} patches)"
 
 # 3. the selftests build
 make -s -C "$wt" headers_install >"$wt/headers.log" 2>&1 ||
@@ -103,4 +78,4 @@ make -s -C "$wt/tools/testing/selftests/net/lib" >"$wt/net-lib.log" 2>&1 ||
 	die "xdp_native.bpf.o was not built"
 python3 -m py_compile "$wt/tools/testing/selftests/drivers/net/xdp.py" ||
 	die "xdp.py does not compile"
-echo "xdp-py-check: net/lib builds (xdp_native.bpf.o, xdp_helper), xdp.py compiles" >&2
+say "net/lib builds (xdp_native.bpf.o, xdp_helper), xdp.py compiles"

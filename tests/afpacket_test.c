@@ -108,7 +108,7 @@ static void send_n(struct __test_metadata *_metadata, struct xsk_env *env,
 	};
 	struct seen seen = { .len = len };
 	struct xsk_prog_counters c;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 
 	ASSERT_EQ(0, xenv_enter(env, XENV_PEER));
 	ASSERT_EQ(0, afp_open(peer, env->ifname[XENV_PEER], AFP_RECVMMSG, err,
@@ -146,7 +146,7 @@ FIXTURE(afp) {
 	struct xsk_env *env;
 	struct afp_sock *sock;
 	struct afp_sock *peer;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 };
 
 FIXTURE_VARIANT(afp) {
@@ -234,7 +234,7 @@ FIXTURE(fallback) {
 	struct xsk_env *env;
 	struct afp_sock *sock;
 	struct afp_sock *peer;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 	char why[512];
 };
 
@@ -335,14 +335,14 @@ TEST(bad_arguments)
 {
 	struct afp_opts o = { .tx = true };
 	struct afp_sock *s = NULL;
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 
 	EXPECT_EQ(-EINVAL, afp_open_opts(&s, "nosuch0", 7, &o, err, NULL, 0));
-	EXPECT_STREQ("backend 7 is none of auto, tpacket_v3, tpacket_v2, sendmmsg",
+	EXPECT_STREQ("backend 7 is none of auto, tpacket_v3, tpacket_v2, sendmmsg (Invalid argument)",
 		     err);
 	ASSERT_EQ(0, setenv("AFP_REFUSE", "v3,v4", 1));
 	EXPECT_EQ(-EINVAL, afp_open(&s, "nosuch0", AFP_AUTO, err, NULL, 0));
-	EXPECT_STREQ("AFP_REFUSE: 'v4' is none of v3, v2", err);
+	EXPECT_STREQ("AFP_REFUSE: 'v4' is none of v3, v2 (Invalid argument)", err);
 	EXPECT_EQ(NULL, s);
 }
 

@@ -9,7 +9,7 @@
  * figures are the runs' means, and the functions add up to the window.
  * AF_XDP rows are folded too (a row of an older xdp_sweep without window
  * ids is left as it is).  An A/B names the function that moved and says
- * the sum.  Bad input (a
+ * the sum; check judges an injected cost in the program's symbol.  Bad input (a
  * window whose PCs do not add up to its count, an unknown window id, a
  * window without an end, a sweep that is not --icount, kallsyms read
  * without root) fails with the reason and leaves the result unchanged.
@@ -187,6 +187,59 @@ TEST_F(funcs, ab_names_the_function_that_moved)
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "all 5 sum to +2.00 = the window's delta +2.00"))
 		TH_LOG("%s", self->out);
+}
+
+/*
+ * check (make kernel-ab-test's per-function verdict): one unit more gives
+ * u in the program's symbol (window 8: +1.0 insns/pkt), ten more must
+ * come out +10 u there within 1, the other functions within their spread;
+ * exit status 0, or 3 when a check failed
+ */
+TEST_F(funcs, check_injected_cost)
+{
+	char cmd[1024];
+
+	put(self, "kallsyms", KALLSYMS);
+	put(self, "bpf-7.syms", BPF_SYMS);
+	put(self, "bpf-8.syms", BPF_SYMS);
+	put(self, "bpf-9.syms", BPF_SYMS);
+	put(self, "bpf-10.syms", BPF_SYMS);
+	put(self, "insns", INSNS_HEAD WINDOW(7, 20, 147) WINDOW(8, 30, 157)
+		WINDOW(9, 120, 247) WINDOW(10, 105, 232));
+	put(self, "a.json", SWEEP(7));
+	put(self, "one.json", SWEEP(8));
+	put(self, "b.json", SWEEP(9));
+	put(self, "bad.json", SWEEP(10));
+	put(self, "schema.json", "{}\n");
+	ASSERT_EQ(0, fold(self, "a.json")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, fold(self, "one.json")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, fold(self, "b.json")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, fold(self, "bad.json")) TH_LOG("%s", self->out);
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/b.json=10 2>&1",
+		 self->dir, self->dir, self->dir, self->dir);
+	EXPECT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"ok: per function: XDP_DROP +10 unit(s): bpf_prog_xdp_action +10.00 insns/pkt, expected +10.00 within 1 (u = 1.0000)\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"ok: per function: XDP_DROP +10 unit(s): 0 of the other 4 functions moved beyond their spread"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "FAIL")) TH_LOG("%s", self->out);
+	/* +8.5 for +10 */
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/bad.json=10 2>&1",
+		 self->dir, self->dir, self->dir, self->dir);
+	EXPECT_EQ(3, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"FAIL: per function: XDP_DROP +10 unit(s): bpf_prog_xdp_action +8.50 insns/pkt, expected +10.00 within 1"))
+		TH_LOG("%s", self->out);
+	/* B without its N: bad usage of the input, status 1 */
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/b.json 2>&1",
+		 self->dir, self->dir, self->dir, self->dir);
+	EXPECT_EQ(1, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "b.json' is not B.json=N")) TH_LOG("%s", self->out);
 }
 
 /* Each bad input: status 1, the reason, the result as it was */

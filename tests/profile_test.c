@@ -54,7 +54,7 @@
 TEST(flamegraph_escapes_and_refuses)
 {
 	char dir[64] = "/tmp/xdp-prof-test.XXXXXX", folded[128], svg[128];
-	char err[XSK_ERRLEN], cmd[2048], out[4096];
+	char err[ERR_LEN], cmd[2048], out[4096];
 	FILE *f;
 
 	ASSERT_NE(NULL, mkdtemp(dir));

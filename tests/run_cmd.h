@@ -37,8 +37,9 @@ static inline int run_cmd(const char *cmd, char *out, size_t len)
 }
 
 /*
- * The project's namespaces (xsk-PID-N-{d,p}) whose owner, the PID in the
- * name, is gone: what a killed run left behind.  Sorted, a line each.
+ * The project's namespaces (xsk-PID-START-N-{d,p}) whose owner, the PID
+ * in the name, is gone: what a killed run left behind (a reused pid is
+ * not seen here; xenv_reap_stale() sees it).  Sorted, a line each.
  */
 static inline void dead_owner_namespaces(char *buf, size_t len)
 {

@@ -4,7 +4,8 @@
  *
  * - SIGINT and SIGTERM: the tool stops, reports what it measured marked
  *   "interrupted", exits 128 + the signal, and leaves no namespace;
- * - SIGKILL: the next run of a tool removes what the killed one left;
+ * - SIGKILL: the next run of a tool removes what the killed one left,
+ *   also when its pid belongs to another process by then;
  * - one measuring run at a time (/run/xdp-cost.lock): a second run waits
  *   for the first and says so; with --allow-concurrent it runs beside it
  *   and its report says so; a script holding the lock passes it on.
@@ -149,6 +150,99 @@ TEST_F(sig, sigkill_then_rerun)
 	EXPECT_EQ(0, run_cmd("$BIN/xdp_env -- true", out, sizeof(out)));
 	its_namespaces(after, sizeof(after));
 	EXPECT_STREQ("", after);
+}
+
+/*
+ * kill -9 of a running tool, then the same command again: it succeeds and
+ * leaves nothing behind, neither of its own nor of the killed run (whose
+ * namespaces it removes), nor a namespace whose owner's pid now belongs
+ * to another process (a namespace named after a live process, sleep, at
+ * another start time: what a killed run leaves once its pid is reused);
+ * the links of this namespace are the ones there were before
+ */
+FIXTURE(rerun) {
+	char out[65536];
+	char dir[64];
+};
+
+FIXTURE_VARIANT(rerun) {
+	const char *cmd;	/* after $BIN/, killed and then run again */
+};
+
+FIXTURE_VARIANT_ADD(rerun, xdpsock) {
+	.cmd = "xdpsock -d 3",
+};
+
+FIXTURE_VARIANT_ADD(rerun, xdp_rxq_info) {
+	.cmd = "xdp_rxq_info -d 3 --no-prog-cost",
+};
+
+FIXTURE_VARIANT_ADD(rerun, xdp_sweep) {
+	.cmd = "xdp_sweep -a XDP_DROP -m native -s 64 -r 2 -d 0.5 --no-plot -o $DIR",
+};
+
+FIXTURE_SETUP(rerun)
+{
+	if (geteuid())
+		SKIP(return, "needs root");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/runs-test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	setenv("DIR", self->dir, 1);
+	if (!getenv("BIN"))
+		setenv("BIN", "build/bin", 1);
+}
+
+FIXTURE_TEARDOWN(rerun)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+/* The namespaces of $1 (a pid) there are now, a line each */
+#define NS_OF "ns_of() { ip netns list | awk -v p=xsk-$1- 'index($1, p) == 1 { print $1 }'; }; "
+
+TEST_F_TIMEOUT(rerun, sigkill_then_same_command, 300)
+{
+	char cmd[2048], buf[4096];
+	int rc;
+
+	/*
+	 * Killed once its namespaces are there and it has run a second;
+	 * then the namespace of a reused pid is planted, and the command
+	 * runs again to its end
+	 */
+	snprintf(cmd, sizeof(cmd), NS_OF
+		 "ip -br link | awk '{ print $1 }' | sort > $DIR/links0; "
+		 "$BIN/%s > $DIR/out1 2>&1 & p=$!; i=0; "
+		 "until [ -n \"$(ns_of $p)\" ] || [ $i -ge 1200 ]; do i=$((i + 1)); sleep 0.1; done; "
+		 "sleep 1; kill -KILL $p; { wait $p; } 2>/dev/null; echo $? > $DIR/rc1; ns_of $p > $DIR/killed; "
+		 "sleep 300 & s=$!; ip netns add xsk-$s-1-0-d; "
+		 "$BIN/%s > $DIR/out2 2>&1 & q=$!; wait $q; rc=$?; "
+		 "{ ns_of $p; ns_of $q; ns_of $s; } > $DIR/left; "
+		 "ip netns del xsk-$s-1-0-d 2>/dev/null; kill $s; "
+		 "ip -br link | awk '{ print $1 }' | sort > $DIR/links1; "
+		 "cat $DIR/out2; exit $rc",
+		 variant->cmd, variant->cmd);
+	rc = run_cmd(cmd, self->out, sizeof(self->out));
+	/* the first run was killed with its namespaces there */
+	ASSERT_EQ(0, run_cmd("cat $DIR/rc1", buf, sizeof(buf)));
+	ASSERT_STREQ("137\n", buf);
+	ASSERT_EQ(0, run_cmd("cat $DIR/killed", buf, sizeof(buf)));
+	if (!buf[0]) {
+		run_cmd("cat $DIR/out1", buf, sizeof(buf));
+		ASSERT_TRUE(false)
+			TH_LOG("no namespace of the killed run (it waited for the run lock, or another run removed them): %s",
+			       buf);
+	}
+	/* the same command again: a success, and nothing left behind */
+	EXPECT_EQ(0, rc) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, run_cmd("cat $DIR/left", buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	EXPECT_EQ(0, run_cmd("diff $DIR/links0 $DIR/links1", buf, sizeof(buf)))
+		TH_LOG("links: %s", buf);
 }
 
 /* xdp_env: a signal in the setup ends it; its command ends with it */

@@ -33,7 +33,7 @@ static int run_count(struct __test_metadata *_metadata, __u32 action,
 		.count = COUNT,
 		.rate_pps = RATE,
 	};
-	char err[XSK_ERRLEN] = "";
+	char err[ERR_LEN] = "";
 	struct rxq_bench *b;
 	int ret;
 
@@ -149,7 +149,7 @@ TEST(nonfrags_refused_at_jumbo_mtu)
 		.pkt_size = 9000,
 		.frags = false,
 	};
-	char err[XSK_ERRLEN] = "";
+	char err[ERR_LEN] = "";
 	struct rxq_bench *b = NULL;
 	int ret;
 
@@ -185,7 +185,7 @@ TEST(cost_rises_with_injected_work)
 				.loop_k = k[i],
 				.rate_pps = 20000,
 			};
-			char err[XSK_ERRLEN] = "";
+			char err[ERR_LEN] = "";
 			struct rxq_bench *b;
 			struct rxq_result r;
 

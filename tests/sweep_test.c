@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xdp_sweep end to end on a small matrix: its JSON result validates against
- * Documentation/sweep.schema.json, holds what was asked, and its path is
- * the last line printed.
+ * Documentation/sweep.schema.json, holds what was asked (read back through
+ * lib/sweep_result, the schema's one reader), and its path is the last
+ * line printed; the table has a row for each of its points.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,93 @@
 
 #include "kselftest_harness.h"
 #include "run_cmd.h"
+#include "sweep_result.h"
+
+/* A number of v by a path of keys, "mpps.ci95_lo"; NaN when not there */
+static double num(const struct jr_value *v, const char *path)
+{
+	char key[64], *dot;
+
+	snprintf(key, sizeof(key), "%s", path);
+	for (dot = strtok(key, "."); dot && v; dot = strtok(NULL, "."))
+		v = jr_get(v, dot);
+	return v ? jr_num(v) : NAN;
+}
+
+/* The sum of key over a row's runs */
+static double sum_runs(const struct jr_value *p, const char *key)
+{
+	const struct jr_value *runs = jr_get(p, "runs");
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < jr_len(runs); i++) {
+		const struct jr_value *r = jr_get(jr_at(runs, i), key);
+
+		sum += jr_type(r) == JR_BOOL ? jr_bool(r) : jr_num(r);
+	}
+	return sum;
+}
+
+/* The string member key of v, "-" for null */
+static const char *str(const struct jr_value *v, const char *key)
+{
+	const struct jr_value *s = jr_get(v, key);
+
+	return s && jr_type(s) == JR_NULL ? "-" : jr_str(s) ?: "(none)";
+}
+
+/*
+ * A line of out whose first words are those of want (words: split at
+ * white space, so that the columns' widths do not matter)
+ */
+static bool has_row(const char *out, const char *want)
+{
+	char line[512], w[256], *save1, *save2, *a, *b;
+	const char *p = out, *nl;
+
+	for (; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+		snprintf(w, sizeof(w), "%s", want);
+		a = strtok_r(line, " \t", &save1);
+		b = strtok_r(w, " \t", &save2);
+		while (a && b && !strcmp(a, b)) {
+			a = strtok_r(NULL, " \t", &save1);
+			b = strtok_r(NULL, " \t", &save2);
+		}
+		if (!b)
+			return true;
+		if (!*nl)
+			break;
+	}
+	return false;
+}
+
+/*
+ * path valid against the schema (python3-jsonschema, make deps), then
+ * read back by lib/sweep_result into d: 0, or why not in msg
+ */
+static int load_result(const char *path, struct sweep_doc *d, char *msg,
+		       size_t len)
+{
+	char cmd[1024];
+	int ret;
+
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 -c 'import json, sys, jsonschema; "
+		 "jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); "
+		 "print(\"valid\")' '%s' Documentation/sweep.schema.json 2>&1",
+		 path);
+	ret = run_cmd(cmd, msg, len);
+	if (ret || strcmp(msg, "valid\n"))
+		return ret ?: -1;
+	snprintf(msg, len, "%s: not read back (see above)", path);
+	ret = sweep_doc_load(d, "sweep_test", path, JR_MAX_INPUT);
+	if (ret)
+		sweep_doc_free(d);
+	return ret;
+}
 
 FIXTURE(sweep) {
 	char dir[64];
@@ -54,38 +143,54 @@ FIXTURE_TEARDOWN(sweep)
 
 TEST_F(sweep, json_valid_and_complete)
 {
-	char cmd[2048], out[4096];
+	static const char *const want[] = {
+		"XDP_DROP native", "XDP_DROP generic", "XDP_TX native",
+		"XDP_TX generic",
+	};
+	struct sweep_doc d;
+	char out[4096], key[64];
+	size_t i;
 
 	ASSERT_EQ(0, access(self->json, R_OK)) TH_LOG("last line: %s", self->json);
 	ASSERT_EQ(0, strncmp(self->json, self->dir, strlen(self->dir)));
-	/* Debian's python3 with python3-jsonschema (make deps) */
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
-		 "import json, sys, jsonschema\n"
-		 "doc = json.load(open(sys.argv[1]))\n"
-		 "jsonschema.validate(doc, json.load(open(sys.argv[2])))\n"
-		 "pts = doc['points']\n"
-		 "assert len(pts) == 4, len(pts)\n"
-		 "assert {(p['action'], p['mode']) for p in pts} == {('XDP_DROP', 'native'), ('XDP_DROP', 'generic'), ('XDP_TX', 'native'), ('XDP_TX', 'generic')}\n"
-		 "for p in pts:\n"
-		 "    assert len(p['runs']) == 3 and p['runs_ok'] == 3, p\n"
-		 "    assert p['counted'] == sum(r['packets'] for r in p['runs']), p\n"
-		 "    assert p['counted'] > 0 and p['ns_per_pkt']['median'] > 0, p\n"
-		 "    assert p['size'] == 64 and p['flows'] == 1\n"
-		 "assert doc['options']['repeat'] == 3\n"
-		 "print('valid')\n"
-		 "EOF", self->json);
-	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_STREQ("valid\n", out);
+	ASSERT_EQ(0, load_result(self->json, &d, out, sizeof(out))) TH_LOG("%s", out);
+	/* the matrix, each point once (the reader refuses a point twice) */
+	ASSERT_EQ(4U, d.npoints);
+	ASSERT_EQ(4U, d.nitems);
+	for (i = 0; i < 4; i++) {
+		const struct jr_value *p = sweep_doc_point(&d, i);
+
+		snprintf(key, sizeof(key), "%s %s", str(p, "action"), str(p, "mode"));
+		EXPECT_STREQ(want[i], key);
+		EXPECT_EQ(3U, jr_len(jr_get(p, "runs"))) TH_LOG("%s", key);
+		EXPECT_EQ(3, num(p, "runs_ok")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(p, "packets"), num(p, "counted")) TH_LOG("%s", key);
+		EXPECT_LT(0, num(p, "counted")) TH_LOG("%s", key);
+		EXPECT_LT(0, num(p, "ns_per_pkt.median")) TH_LOG("%s", key);
+		EXPECT_EQ(64, num(p, "size"));
+		EXPECT_EQ(1, num(p, "flows"));
+	}
+	EXPECT_EQ(3, num(d.opts, "repeat"));
+	sweep_doc_free(&d);
 }
 
+/* A table row (path, mode, size, flows) for each point of the JSON */
 TEST_F(sweep, table_and_plot)
 {
-	char png[600];
+	struct sweep_doc d;
+	char png[600], row[128];
+	size_t i;
 
-	EXPECT_NE(NULL, strstr(self->out, "XDP_DROP     native     64     1"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "XDP_TX       generic    64     1"));
+	ASSERT_EQ(0, sweep_doc_load(&d, "sweep_test", self->json, JR_MAX_INPUT));
+	ASSERT_EQ(4U, d.npoints);
+	for (i = 0; i < d.npoints; i++) {
+		const struct jr_value *p = sweep_doc_point(&d, i);
+
+		snprintf(row, sizeof(row), "%s %s %.0f %.0f", str(p, "action"),
+			 str(p, "mode"), num(p, "size"), num(p, "flows"));
+		EXPECT_TRUE(has_row(self->out, row)) TH_LOG("%s in %s", row, self->out);
+	}
+	sweep_doc_free(&d);
 	EXPECT_NE(NULL, strstr(self->out, "cycles are TSC cycles at"));
 	snprintf(png, sizeof(png), "%.*s.png", (int)(strlen(self->json) - 5),
 		 self->json);
@@ -130,6 +235,17 @@ FIXTURE_TEARDOWN(stacks)
 {
 }
 
+/* The JSON's path: out's last line (out loses its trailing newlines) */
+static const char *last_line(char *out)
+{
+	char *last;
+
+	while (strlen(out) && out[strlen(out) - 1] == '\n')
+		out[strlen(out) - 1] = '\0';
+	last = strrchr(out, '\n');
+	return last ? last + 1 : out;
+}
+
 /*
  * --stacks: the receive-stack comparison in one run, as rows of the table
  * and of the JSON (valid against the schema), each with runs and CIs.
@@ -138,9 +254,19 @@ FIXTURE_TEARDOWN(stacks)
  */
 TEST_F_TIMEOUT(stacks, rows, 150)
 {
+	static const char *const want[] = {
+		"af_xdp native", "af_xdp generic", "tpacket_v3 -", "tpacket_v2 -",
+		"recvmmsg -",
+	};
+	static const char rows[][24] = {
+		"AF_XDP native 64", "AF_XDP generic 64", "TPACKET_V3 - 64",
+		"TPACKET_V2 - 64", "recvmmsg - 64",
+	};
 	const char *bin = getenv("BIN") ?: "build/bin";
 	char dir[64] = "/tmp/xdp-sweep-test.XXXXXX", cmd[2048], out[16384];
-	char *last;
+	char key[64], valid[4096];
+	struct sweep_doc d;
+	size_t i;
 
 	if (geteuid())
 		SKIP(return, "needs root");
@@ -149,32 +275,28 @@ TEST_F_TIMEOUT(stacks, rows, 150)
 		 "%s/xdp_sweep --stacks --repeat 3 --duration 0.2 --warmup 0.05 --out %s 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "AF_XDP       native     64")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "AF_XDP       generic    64"));
-	EXPECT_NE(NULL, strstr(out, "TPACKET_V3   -          64"));
-	EXPECT_NE(NULL, strstr(out, "TPACKET_V2   -          64"));
-	EXPECT_NE(NULL, strstr(out, "recvmmsg     -          64"));
-	while (strlen(out) && out[strlen(out) - 1] == '\n')
-		out[strlen(out) - 1] = '\0';
-	last = strrchr(out, '\n');
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
-		 "import json, sys, jsonschema\n"
-		 "doc = json.load(open(sys.argv[1]))\n"
-		 "jsonschema.validate(doc, json.load(open(sys.argv[2])))\n"
-		 "assert doc['points'] == [] and doc['options']['stacks'] is True\n"
-		 "st = doc['stacks']\n"
-		 "assert [(s['stack'], s['mode']) for s in st] == [('af_xdp', 'native'), ('af_xdp', 'generic'), ('tpacket_v3', None), ('tpacket_v2', None), ('recvmmsg', None)], st\n"
-		 "for s in st:\n"
-		 "    assert s['runs_ok'] == 3 and len(s['runs']) == 3, s\n"
-		 "    assert s['counted'] == sum(r['packets'] for r in s['runs']) > 0, s\n"
-		 "    assert s['mpps']['ci95_lo'] <= s['mpps']['median'] <= s['mpps']['ci95_hi'], s\n"
-		 "    assert s['runs_disturbed'] == sum(r['disturbed'] for r in s['runs']), s\n"
-		 "    assert s['lost'] == sum(r['socket_drops'] for r in s['runs']), s\n"
-		 "print('valid')\n"
-		 "EOF", last ? last + 1 : out);
-	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_STREQ("valid\n", out);
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		EXPECT_TRUE(has_row(out, rows[i])) TH_LOG("%s in %s", rows[i], out);
+	ASSERT_EQ(0, load_result(last_line(out), &d, valid, sizeof(valid)))
+		TH_LOG("%s", valid);
+	EXPECT_EQ(0U, d.npoints);
+	EXPECT_EQ(1, jr_bool(jr_get(d.opts, "stacks")));
+	ASSERT_EQ(5U, d.nitems);
+	for (i = 0; i < 5; i++) {
+		const struct jr_value *s = sweep_doc_stack(&d, i);
+
+		snprintf(key, sizeof(key), "%s %s", str(s, "stack"), str(s, "mode"));
+		EXPECT_STREQ(want[i], key);
+		EXPECT_EQ(3, num(s, "runs_ok")) TH_LOG("%s", key);
+		EXPECT_EQ(3U, jr_len(jr_get(s, "runs"))) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(s, "packets"), num(s, "counted")) TH_LOG("%s", key);
+		EXPECT_LT(0, num(s, "counted")) TH_LOG("%s", key);
+		EXPECT_LE(num(s, "mpps.ci95_lo"), num(s, "mpps.median")) TH_LOG("%s", key);
+		EXPECT_LE(num(s, "mpps.median"), num(s, "mpps.ci95_hi")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(s, "disturbed"), num(s, "runs_disturbed")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(s, "socket_drops"), num(s, "lost")) TH_LOG("%s", key);
+	}
+	sweep_doc_free(&d);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	EXPECT_EQ(0, system(cmd));
 }
@@ -189,7 +311,10 @@ TEST_F_TIMEOUT(stacks, rxdrop_counted, 150)
 {
 	const char *bin = getenv("BIN") ?: "build/bin";
 	char dir[64] = "/tmp/xdp-sweep-test.XXXXXX", cmd[2048], out[16384];
-	char *last;
+	const struct jr_value *s, *zc, *runs;
+	char valid[4096];
+	struct sweep_doc d;
+	size_t i;
 
 	if (geteuid())
 		SKIP(return, "needs root");
@@ -198,33 +323,41 @@ TEST_F_TIMEOUT(stacks, rxdrop_counted, 150)
 		 "%s/xdp_sweep --rxdrop copy,zc --count 2000 --rxdrop-count 5000 --rxdrop-rate 200000 --actions XDP_DROP --modes native --sizes 64 --repeat 2 --no-plot --out %s 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "XDP_DROP     native     64")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "AF_XDP       native     64"));
-	EXPECT_NE(NULL, strstr(out, "AF_XDP       native-with-zerocopy"));
-	while (strlen(out) && out[strlen(out) - 1] == '\n')
-		out[strlen(out) - 1] = '\0';
-	last = strrchr(out, '\n');
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
-		 "import json, sys, jsonschema\n"
-		 "doc = json.load(open(sys.argv[1]))\n"
-		 "jsonschema.validate(doc, json.load(open(sys.argv[2])))\n"
-		 "assert len(doc['points']) == 1 and doc['options']['stacks'] is True\n"
-		 "st = doc['stacks']\n"
-		 "assert [(s['stack'], s['mode']) for s in st] == [('af_xdp', 'native'), ('af_xdp', 'native-with-zerocopy')], st\n"
-		 "s = st[0]\n"
-		 "assert s['app_poll'] is True and s['runs_ok'] == 2, s\n"
-		 "assert s['rate_pps'] == 200000 and doc['options']['rate_pps'] == 0, s\n"
-		 "assert s['count'] == 5000 and doc['options']['count'] == 2000, s\n"
-		 "assert doc['points'][0]['counted'] == 2 * 2000, doc['points'][0]\n"
-		 "assert s['lost'] == 0 and s['counted'] == s['sent'] == 10000, s\n"
-		 "assert all(r['packets'] == 5000 and r['lost'] == 0 for r in s['runs']), s\n"
-		 "assert s['ns_per_pkt']['median'] > 0 and s['app_ns_per_pkt']['median'] > 0, s\n"
-		 "assert st[1]['runs_ok'] == 0 and 'error' in st[1]['runs'][0], st[1]\n"
-		 "print('valid')\n"
-		 "EOF", last ? last + 1 : out);
-	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_STREQ("valid\n", out);
+	EXPECT_TRUE(has_row(out, "XDP_DROP native 64")) TH_LOG("%s", out);
+	EXPECT_TRUE(has_row(out, "AF_XDP native 64"));
+	EXPECT_TRUE(has_row(out, "AF_XDP native-with-zerocopy"));
+	ASSERT_EQ(0, load_result(last_line(out), &d, valid, sizeof(valid)))
+		TH_LOG("%s", valid);
+	ASSERT_EQ(1U, d.npoints);
+	EXPECT_EQ(1, jr_bool(jr_get(d.opts, "stacks")));
+	ASSERT_EQ(3U, d.nitems);
+	s = sweep_doc_stack(&d, 0);
+	zc = sweep_doc_stack(&d, 1);
+	EXPECT_STREQ("af_xdp", str(s, "stack"));
+	EXPECT_STREQ("native", str(s, "mode"));
+	EXPECT_STREQ("af_xdp", str(zc, "stack"));
+	EXPECT_STREQ("native-with-zerocopy", str(zc, "mode"));
+	EXPECT_EQ(1, jr_bool(jr_get(s, "app_poll")));
+	EXPECT_EQ(2, num(s, "runs_ok"));
+	EXPECT_EQ(200000, num(s, "rate_pps"));
+	EXPECT_EQ(0, num(d.opts, "rate_pps"));
+	EXPECT_EQ(5000, num(s, "count"));
+	EXPECT_EQ(2000, num(d.opts, "count"));
+	EXPECT_EQ(2 * 2000, num(sweep_doc_point(&d, 0), "counted"));
+	EXPECT_EQ(0, num(s, "lost"));
+	EXPECT_EQ(10000, num(s, "counted"));
+	EXPECT_EQ(10000, num(s, "sent"));
+	runs = jr_get(s, "runs");
+	ASSERT_EQ(2U, jr_len(runs));
+	for (i = 0; i < jr_len(runs); i++) {
+		EXPECT_EQ(5000, num(jr_at(runs, i), "packets"));
+		EXPECT_EQ(0, num(jr_at(runs, i), "lost"));
+	}
+	EXPECT_LT(0, num(s, "ns_per_pkt.median"));
+	EXPECT_LT(0, num(s, "app_ns_per_pkt.median"));
+	EXPECT_EQ(0, num(zc, "runs_ok"));
+	EXPECT_NE(NULL, jr_str(jr_get(jr_at(jr_get(zc, "runs"), 0), "error")));
+	sweep_doc_free(&d);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	EXPECT_EQ(0, system(cmd));
 }

@@ -78,7 +78,7 @@ FIXTURE(tgen) {
 	struct tgen_result r;
 	struct tgen_sink_counters c;
 	__u64 ports[TGEN_MAX_FLOWS];
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 };
 
 FIXTURE_SETUP(tgen)
@@ -262,7 +262,7 @@ FIXTURE(jumbo) {
 	struct tgen_result r;
 	struct tgen_sink_counters c;
 	__u64 ports[4];
-	char err[XSK_ERRLEN];
+	char err[ERR_LEN];
 };
 
 FIXTURE_SETUP(jumbo)

@@ -92,7 +92,7 @@ static const char *str(FIXTURE_DATA(xdpsock) *self, const char *key)
 	return jr_str(jr_get(self->doc, key)) ?: "(none)";
 }
 
-/* The last run's namespaces (xsk-PID-N-{d,p}) are gone */
+/* The last run's namespaces (xsk-PID-START-N-{d,p}) are gone */
 static bool no_netns_left(FIXTURE_DATA(xdpsock) *self)
 {
 	char cmd[128], out[4096];

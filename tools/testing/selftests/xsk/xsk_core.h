@@ -20,7 +20,8 @@
 #include <linux/netdev.h>
 #include "../kselftest.h"	/* ARRAY_SIZE, __printf */
 
-#define XSK_ERRLEN		256
+/* Room for the core's sentences and for those of the callers that nest them */
+#define XSK_ERRLEN		1024
 #define XSK_MAX_QUEUES		64
 
 #define XSK_DEF_FRAME_SIZE	4096
@@ -312,7 +313,7 @@ void xsk_ifdriver(const char *ifname, char *buf, size_t len);
 
 /*
  * Write a sentence into err (XSK_ERRLEN bytes; may be NULL) and return ret:
- * the error helper of the core, the environment and lib/.
+ * the error helper of the environment and the tests (lib/ has its own).
  */
 int __printf(3, 4) xsk_errf(char *err, int ret, const char *fmt, ...);
 

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/if_packet.h>
@@ -100,44 +98,104 @@ static void netns_del(const char *name)
 	xenv_run(NULL, 0, argv);
 }
 
-/* A zombie is gone as far as its namespaces are concerned */
-static bool pid_alive(int pid)
+/*
+ * Of /proc/PID/stat: whether the process runs (a zombie is gone as far as
+ * its namespaces are concerned) and when it started, in clock ticks after
+ * boot (field 22).  0 or -errno.
+ */
+static int proc_stat(int pid, bool *running, unsigned long long *start)
 {
-	char path[32], buf[256], *p;
+	char path[32], buf[1024], *p, *end;
 	ssize_t n;
-	int fd;
+	int fd, i;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno != ENOENT;
+		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;	/* ESRCH: it ended after the open */
 	close(fd);
 	if (n <= 0)
-		return false;
+		return n ? n : -EIO;
 	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return !p || (p[1] == ' ' && p[2] != 'Z' && p[2] != 'X');
+	p = strrchr(buf, ')');	/* the name in () may hold anything */
+	if (!p || p[1] != ' ' || !p[2])
+		return -EIO;
+	*running = p[2] != 'Z' && p[2] != 'X';
+	for (p += 2, i = 3; p && i < 22; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return -EIO;
+	errno = 0;
+	*start = strtoull(p, &end, 10);
+	return errno || end == p ? -EIO : 0;
+}
+
+/* This process's start time, or 0 when /proc does not say */
+static unsigned long long self_start(void)
+{
+	unsigned long long start;
+	bool running;
+
+	return proc_stat(getpid(), &running, &start) ? 0 : start;
+}
+
+/*
+ * The owner of one of the project's namespaces, from its name: the pid and
+ * the start time of the process that made it (start 0 in the names from
+ * before the start time was in them: the pid alone)
+ */
+static bool ns_owner(const char *name, int *pid, unsigned long long *start)
+{
+	unsigned int seq;
+	char side, more;
+
+	if (sscanf(name, XENV_PREFIX "%d-%llu-%u-%c%c", pid, start, &seq,
+		   &side, &more) == 4)
+		return true;
+	*start = 0;
+	return sscanf(name, XENV_PREFIX "%d-%u-%c%c", pid, &seq, &side,
+		      &more) == 3;
+}
+
+/*
+ * Whether the run that named a namespace is alive: its pid runs and, when
+ * the name says, started when it did; another process with the same pid
+ * later is not the owner.  When /proc cannot tell, alive: leave it be.
+ */
+static bool owner_alive(int pid, unsigned long long start)
+{
+	unsigned long long now;
+	bool running;
+	int ret;
+
+	ret = proc_stat(pid, &running, &now);
+	if (ret == -ENOENT || ret == -ESRCH)
+		return false;
+	if (ret)
+		return true;
+	return running && (!start || now == start);
 }
 
 int xenv_reap_stale(void)
 {
+	unsigned long long start;
 	struct dirent *de;
 	int reaped = 0;
 	DIR *dir;
+	int pid;
 
 	dir = opendir(NETNS_RUN_DIR);
 	if (!dir)
 		return 0;
 	while ((de = readdir(dir))) {
-		unsigned int seq;
-		char side;
-		int pid;
-
-		if (sscanf(de->d_name, XENV_PREFIX "%d-%u-%c", &pid, &seq,
-			   &side) != 3)
-			continue;
-		if (pid == getpid() || pid_alive(pid))
+		if (!ns_owner(de->d_name, &pid, &start) ||
+		    owner_alive(pid, start))
 			continue;
 		netns_del(de->d_name);
 		reaped++;
@@ -163,14 +221,13 @@ int xenv_netns_list(char *buf, size_t len)
 	if (!dir)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(dir)) && n < ARRAY_SIZE(names)) {
-		unsigned int seq;
-		char side;
+		unsigned long long start;
 		int pid;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (sscanf(de->d_name, XENV_PREFIX "%d-%u-%c", &pid, &seq,
-			   &side) == 3 && pid != getpid() && pid_alive(pid))
+		if (ns_owner(de->d_name, &pid, &start) && pid != getpid() &&
+		    owner_alive(pid, start))
 			continue;	/* another live run's */
 		names[n] = strdup(de->d_name);
 		if (names[n])
@@ -199,71 +256,20 @@ static void destroy_all(void)
 }
 
 /*
- * In a signal handler only async-signal-safe calls: no fork of ip, no
- * libbpf, no free().  Removing a namespace is what "ip netns del" does,
- * umount2() and unlink() of its /run/netns entry; the rest (veths,
- * programs, sockets) goes with the namespace and the process.  A NIC pair
- * goes home as its namespace ends, but without its MAC and MTU restored.
+ * No signal handler: what a handler may do is set a flag, and only the
+ * program knows where its main flow looks at one.  A program that returns
+ * from main or calls exit() removes its environments here; one that a
+ * signal ends removes nothing, like one that SIGKILL ends, and the next
+ * xenv_create() removes what it left.
  */
-static void on_signal(int sig)
-{
-	static const char dir[] = NETNS_RUN_DIR "/";
-	char path[sizeof(dir) + sizeof(live_envs->ns[0])];
-	struct xsk_env *env;
-	pid_t self = getpid();
-	size_t n;
-	int side;
-
-	for (env = live_envs; env; env = env->next) {
-		for (side = 0; side < 2 && env->owner == self; side++) {
-			n = strlen(env->ns[side]);
-			if (!n)
-				continue;
-			memcpy(path, dir, sizeof(dir) - 1);
-			memcpy(path + sizeof(dir) - 1, env->ns[side], n + 1);
-			umount2(path, MNT_DETACH);
-			unlink(path);
-		}
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* live_envs changes with the handler's signals held off */
-static void block_cleanup_signals(bool block, sigset_t *old)
-{
-	sigset_t set;
-
-	if (!block) {
-		sigprocmask(SIG_SETMASK, old, NULL);
-		return;
-	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
 static void install_cleanup(void)
 {
 	static bool done;
-	struct sigaction sa = { .sa_handler = on_signal };
-	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	unsigned int i;
 
 	if (done)
 		return;
 	done = true;
 	atexit(destroy_all);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
-		struct sigaction old;
-
-		/* Leave a handler the program installed itself alone */
-		if (!sigaction(sigs[i], NULL, &old) &&
-		    old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
-	}
 }
 
 /* Per thread: no cached state, threads of one process may be in either */
@@ -517,8 +523,8 @@ static int add_pair(struct xsk_env *env, int dut, int peer, char *err)
 int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 {
 	static const struct xenv_opts defaults;
+	unsigned long long start;
 	struct xsk_env *env;
-	sigset_t mask;
 	int side, ret;
 
 	*envp = NULL;
@@ -551,14 +557,14 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		return xsk_errf(err, -errno, "/proc/self/ns/net: %s",
 				strerror(errno));
 	}
-	block_cleanup_signals(true, &mask);
 	env->next = live_envs;
 	live_envs = env;
-	block_cleanup_signals(false, &mask);
 
+	/* Unique per run, and whose run for good: pid and start time */
+	start = self_start();
 	for (side = 0; side < 2; side++)
 		snprintf(env->ns[side], sizeof(env->ns[side]),
-			 XENV_PREFIX "%d-%u-%c", getpid(), env_seq,
+			 XENV_PREFIX "%d-%llu-%u-%c", getpid(), start, env_seq,
 			 side == XENV_DUT ? 'd' : 'p');
 	/* In private namespaces, fixed names cannot collide */
 	for (side = 0; side < env->nr_if; side++) {
@@ -623,7 +629,6 @@ fail:
 void xenv_destroy(struct xsk_env *env)
 {
 	struct xsk_env **pp;
-	sigset_t mask;
 	int side;
 
 	if (!env)
@@ -645,15 +650,12 @@ void xenv_destroy(struct xsk_env *env)
 			netns_del(env->ns[side]);
 	}
 	close(env->home_fd);
-	/* Until here a signal's handler removes what is left of it */
-	block_cleanup_signals(true, &mask);
 	for (pp = &live_envs; *pp; pp = &(*pp)->next) {
 		if (*pp == env) {
 			*pp = env->next;
 			break;
 		}
 	}
-	block_cleanup_signals(false, &mask);
 	free(env);
 }
 

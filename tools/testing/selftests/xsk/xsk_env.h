@@ -4,12 +4,18 @@
  * The test environment: a veth pair across two private network namespaces,
  * "dut" (the side under test) and "peer" (where traffic comes from).
  *
- * Names are unique per run (xsk-PID-N-{d,p}), so parallel runs never collide;
- * nothing outside the two namespaces is touched.  The peer runs a native
+ * The namespaces are named after the process that made them,
+ * xsk-PID-START-N-{d,p} (START: its start time in clock ticks after boot,
+ * /proc/PID/stat), so parallel runs never collide and a run whose process
+ * is gone is told from a later process with the same pid; the interfaces
+ * have fixed names inside them (veth0..veth3), which no other run sees.
+ * Nothing outside the two namespaces is touched.  The peer runs a native
  * XDP_PASS program so that the veth accepts XDP_TX and redirected frames.
- * Everything is removed by xenv_destroy(), at exit, and on SIGINT, SIGTERM
- * and SIGHUP; what a killed run left behind is removed by the next
- * xenv_create() (or xenv_reap_stale()).
+ * Everything is removed by xenv_destroy() and at exit; no signal handler
+ * is installed (a program that wants a signal to end it cleanly sets a
+ * flag and returns from main).  What a run ended by a signal or SIGKILL
+ * left behind is removed by the next xenv_create() (or xenv_reap_stale()):
+ * only namespaces with this prefix whose owner is gone.
  */
 #ifndef XSK_ENV_H
 #define XSK_ENV_H
@@ -55,7 +61,7 @@ struct xenv_opts {
 };
 
 struct xsk_env {
-	char ns[2][32];
+	char ns[2][48];		/* xsk-PID-START-N-d: up to 45 characters */
 	char ifname[XENV_MAX_IF][IF_NAMESIZE];
 	int ifindex[XENV_MAX_IF];
 	unsigned char mac[XENV_MAX_IF][6];
@@ -114,7 +120,11 @@ int xenv_send_batch(struct xsk_env *env, const void *frames, size_t len,
  */
 int xenv_netns_list(char *buf, size_t len);
 
-/* Remove namespaces left by runs whose process is gone; returns how many */
+/*
+ * Remove the namespaces left by runs whose process is gone (no process
+ * with the pid of the name, a zombie, or one that started at another time
+ * than the name says); returns how many
+ */
 int xenv_reap_stale(void);
 
 /* Run a command (argv[0] looked up in PATH); output goes to out if given */

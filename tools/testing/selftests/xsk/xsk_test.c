@@ -1949,6 +1949,12 @@ TEST_F(mb, largest_frames_pass)
 #define LONG_FRAMES	20U
 #define LONG_SHORT_LEN	1000
 #define LONG_LEN	4000	/* two 3 KiB buffers at MTU 2000 */
+/*
+ * Each test resets the dut's rings (MTU, legacy-rx) once or more; under
+ * QEMU -icount with sleep=off, guest time runs on while the host is busy,
+ * and a reset has taken over the harness's default 30 s there
+ */
+#define LONG_RX_TIMEOUT	120
 
 FIXTURE(long_rx) {
 	struct xsk_env *env;
@@ -2078,7 +2084,7 @@ static void long_rx_dropped(struct __test_metadata *_metadata,
  * first buffer, nor their second buffer as a frame of its own (which is
  * what a program that drops would get next)
  */
-TEST_F(long_rx, linear_prog_dropped)
+TEST_F_TIMEOUT(long_rx, linear_prog_dropped, LONG_RX_TIMEOUT)
 {
 	ASSERT_EQ(0, long_rx_attach(self, 2000, false,
 				    self->skel->progs.xdp_mb_linear));
@@ -2091,7 +2097,7 @@ TEST_F(long_rx, linear_prog_dropped)
  * frames: each reaches it whole, with fragments, and, passed, the stack
  * byte for byte; none is dropped as a long frame
  */
-TEST_F(long_rx, frags_prog_whole)
+TEST_F_TIMEOUT(long_rx, frags_prog_whole, LONG_RX_TIMEOUT)
 {
 	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
 	const char *dut = self->env->ifname[XENV_DUT];
@@ -2117,11 +2123,9 @@ TEST_F(long_rx, frags_prog_whole)
 /*
  * legacy-rx (2 KiB buffers, no room for the shared info of a multi-buffer
  * frame) at MTU 1600, 3000-byte frames: dropped for a program with frags
- * support and for one without, never built over the end of a buffer.
- * Four rounds and two ring resets: more than the harness's default 30 s
- * of guest time when the host is busy
+ * support and for one without, never built over the end of a buffer
  */
-TEST_F_TIMEOUT(long_rx, legacy_rx_dropped, 120)
+TEST_F_TIMEOUT(long_rx, legacy_rx_dropped, LONG_RX_TIMEOUT)
 {
 	struct bpf_program *progs[] = { self->skel->progs.xdp_mb,
 					self->skel->progs.xdp_mb_linear };
@@ -2140,7 +2144,7 @@ TEST_F_TIMEOUT(long_rx, legacy_rx_dropped, 120)
  * the driver's message (its frames would span legacy-rx buffers, which
  * have no room for the shared info of a multi-buffer frame)
  */
-TEST_F(long_rx, legacy_rx_mb_refused)
+TEST_F_TIMEOUT(long_rx, legacy_rx_mb_refused, LONG_RX_TIMEOUT)
 {
 	libbpf_print_fn_t old;
 	int ret;
@@ -2162,7 +2166,7 @@ TEST_F(long_rx, legacy_rx_mb_refused)
  * one 2 KiB buffer (those frames would need multi-buffer, which legacy-rx
  * buffers cannot hold); frames flow as before after the refusal
  */
-TEST_F(long_rx, mtu_change_legacy_rx)
+TEST_F_TIMEOUT(long_rx, mtu_change_legacy_rx, LONG_RX_TIMEOUT)
 {
 	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
 	const char *dut = self->env->ifname[XENV_DUT];
@@ -2186,7 +2190,7 @@ TEST_F(long_rx, mtu_change_legacy_rx)
  * program would then never see), and 9014-byte frames still reach the
  * program whole
  */
-TEST_F(long_rx, legacy_rx_flag_refused)
+TEST_F_TIMEOUT(long_rx, legacy_rx_flag_refused, LONG_RX_TIMEOUT)
 {
 	struct xdp_mb_stats *st = &self->skel->bss->mb_stats;
 	const char *dut = self->env->ifname[XENV_DUT];
@@ -2215,7 +2219,7 @@ TEST_F(long_rx, legacy_rx_flag_refused)
  * never reach the socket, whole or in parts: the driver drops it and
  * counts it; the frames after it arrive exactly.
  */
-TEST_F(long_rx, zerocopy_dropped)
+TEST_F_TIMEOUT(long_rx, zerocopy_dropped, LONG_RX_TIMEOUT)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
 	long long drops;

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# series.sh - sourced (after common.sh) by the scripts that write a
+# series and check it the way a maintainer takes it (kernel-patches.sh
+# and kernel-series-check.sh for patches/, xdp-py-check.sh for
+# patches/xdp-py/).
+#
+#   series_write TREE DIR
+#       DIR's patches and cover letter anew from TREE's commits after its
+#       tag baseline (git format-patch --zero-commit --base=baseline): the
+#       cover letter's subject is DIR/cover-letter.in's first line, its
+#       text the rest, and its date the last patch's, so that an
+#       unchanged series is written again byte for byte; the patches and
+#       0000-cover-letter.txt of before are replaced.  Dies, DIR as it
+#       was, when the subject is empty or git fails.
+#
+#   checkpatch_strict TREE IGNORE PATCH...
+#       TREE's own scripts/checkpatch.pl --strict on each PATCH (run in
+#       TREE, the baseline the series applies to), leaving out the message
+#       types of the comma list IGNORE (may be empty); each patch's report
+#       goes to stderr under "$prog: checkpatch --strict: NAME:".  Returns
+#       1 when any patch had an error, warning or check, else 0.
+
+# shellcheck disable=SC2154  # prog and top: common.sh and the script
+series_write() {
+	local tree=$1 dir=$2 tmp last
+
+	[ -n "$(sed -n 1p "$dir/cover-letter.in")" ] ||
+		die "${dir#"$top"/}/cover-letter.in: the first line (subject) is empty"
+	tmp=$(mktemp -d)
+	if ! git -C "$tree" format-patch -q --zero-commit --cover-letter \
+		--base=baseline -o "$tmp" baseline..HEAD; then
+		rm -rf "$tmp"
+		die "git format-patch baseline..HEAD failed in $tree"
+	fi
+	last=$(ls "$tmp"/*.patch | tail -1)
+	if ! python3 - "$tmp/0000-cover-letter.patch" "$dir/cover-letter.in" \
+		"$last" "$prog" <<'EOF'
+import re, sys
+cover, src, last, prog = sys.argv[1:5]
+lines = open(src).read().split('\n')
+subject, body = lines[0], '\n'.join(lines[1:]).strip('\n')
+text = open(cover).read()
+if '*** SUBJECT HERE ***' not in text or '*** BLURB HERE ***' not in text:
+    sys.exit('%s: git format-patch cover letter has no placeholders' % prog)
+text = text.replace('*** SUBJECT HERE ***', subject)
+text = text.replace('*** BLURB HERE ***', body)
+# The date of the last patch, not of the run
+date = re.search(r'^Date: .*$', open(last).read(), re.M).group(0)
+text = re.sub(r'^Date: .*$', date, text, count=1, flags=re.M)
+open(cover, 'w').write(text)
+EOF
+	then
+		rm -rf "$tmp"
+		exit 1
+	fi
+	mv "$tmp/0000-cover-letter.patch" "$tmp/0000-cover-letter.txt"
+	find "$dir" -maxdepth 1 \( -name '*.patch' -o -name '0000-cover-letter.txt' \) -delete
+	cp "$tmp"/* "$dir/"
+	rm -rf "$tmp"
+}
+
+checkpatch_strict() {
+	local tree=$1 ignore=$2 p res bad=0
+	local opts=(--strict --quiet --showfile)
+
+	shift 2
+	[ -n "$ignore" ] && opts+=(--ignore "$ignore")
+	for p in "$@"; do
+		# Debian's python3 (with python3-ply and python3-git) for
+		# spdxcheck.py
+		res=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl "${opts[@]}" "$p" 2>&1) || true
+		if [ -n "$res" ]; then
+			say "checkpatch --strict: $(basename "$p"):"
+			echo "$res" >&2
+			bad=1
+		fi
+	done
+	return $bad
+}
