@@ -29,6 +29,31 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * A run's directory, /tmp/runs-test.XXXXXX, as $DIR for its commands, and
+ * $BIN (the tools) unless the caller set it: 0, or -1 if it could not be
+ * made
+ */
+static int run_dir_make(char *dir, size_t len)
+{
+	snprintf(dir, len, "/tmp/runs-test.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	setenv("DIR", dir, 1);
+	if (!getenv("BIN"))
+		setenv("BIN", "build/bin", 1);
+	return 0;
+}
+
+static void run_dir_remove(struct __test_metadata *_metadata, const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", dir);
+}
+
 FIXTURE(sig) {
 	char out[65536];
 	char dir[64];
@@ -69,20 +94,12 @@ FIXTURE_SETUP(sig)
 {
 	if (geteuid())
 		SKIP(return, "needs root");
-	snprintf(self->dir, sizeof(self->dir), "/tmp/runs-test.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	setenv("DIR", self->dir, 1);
-	if (!getenv("BIN"))
-		setenv("BIN", "build/bin", 1);
+	ASSERT_EQ(0, run_dir_make(self->dir, sizeof(self->dir)));
 }
 
 FIXTURE_TEARDOWN(sig)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (system(cmd))
-		TH_LOG("could not remove %s", self->dir);
+	run_dir_remove(_metadata, self->dir);
 }
 
 /*
@@ -185,20 +202,12 @@ FIXTURE_SETUP(rerun)
 {
 	if (geteuid())
 		SKIP(return, "needs root");
-	snprintf(self->dir, sizeof(self->dir), "/tmp/runs-test.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	setenv("DIR", self->dir, 1);
-	if (!getenv("BIN"))
-		setenv("BIN", "build/bin", 1);
+	ASSERT_EQ(0, run_dir_make(self->dir, sizeof(self->dir)));
 }
 
 FIXTURE_TEARDOWN(rerun)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (system(cmd))
-		TH_LOG("could not remove %s", self->dir);
+	run_dir_remove(_metadata, self->dir);
 }
 
 /* The namespaces of $1 (a pid) there are now, a line each */
