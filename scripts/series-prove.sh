@@ -13,7 +13,8 @@
 #       before (xsk_test.c:1898: Expected ... (40)), pass after
 #
 # A patch mapped to "no-change" changes no behaviour: its exact A/B
-# (scripts/kernel-ab.sh --base before --series after) is printed instead.
+# (scripts/kernel-ab.sh on the images before and after it) is printed
+# instead.
 # A kernel patch missing from the map, or a test that passes before or
 # fails after, is an error (exit 1).
 #
@@ -70,11 +71,8 @@ done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 wt="$out/tree"
-cleanup() {	# the work trees, also after an error or interrupt
-	local t
-	for t in "$wt" "$out/ab-a" "$out/ab-b"; do
-		git -C "$kdir" worktree remove --force "$t" >/dev/null 2>&1 || true
-	done
+cleanup() {	# the work tree, also after an error or interrupt
+	git -C "$kdir" worktree remove --force "$wt" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 cleanup
@@ -123,12 +121,11 @@ for i in $(seq 1 "$n"); do
 	if [ "$tests" = no-change ]; then
 		line="$i/$n $subj: changes no behaviour"
 		if [ $ab -eq 1 ]; then
-			git -C "$kdir" worktree add -q --detach "$out/ab-a" "${commits[i-1]%% *}~1"
-			git -C "$kdir" worktree add -q --detach "$out/ab-b" "${commits[i-1]%% *}"
-			"$top/scripts/kernel-ab.sh" --base "$out/ab-a" --series "$out/ab-b" \
+			# the images of the trees before and after it, built above
+			"$top/scripts/kernel-ab.sh" --base-image "$out/img-$((i - 1))" \
+				--series-image "$out/img-$i" \
 				--out "$out/ab-$i" >"$out/ab-$i.log" 2>&1 ||
 				{ say "the A/B of $i failed, see $out/ab-$i.log"; bad=1; }
-			cleanup		# the images are built: tree not needed
 			line+=", exact A/B (before -> after): $out/ab-$i/report.txt"
 		fi
 		echo "$line" | tee -a "$report"
