@@ -33,13 +33,17 @@
 # instead of the default pin, 7.2 (KERNEL_PIN): its own kernel-7.3/ and
 # build/*-7.3 directories, e.g. make KERNEL=7.3 series-check vm-check;
 # KERNEL_PIN_FILE=FILE names a pin file of your own.
+# KERNEL_CONFIG_BASE=debian builds every kernel of the pipeline from
+# Debian's own amd64 config (-O2, SLUB, preemption, HZ, mitigations, BPF
+# JIT as users have them; no modules) instead of tinyconfig, in build/*-debian
+# directories, e.g. make KERNEL_CONFIG_BASE=debian kernel vm-check kernel-ab.
 
 # The pin: scripts/kernel-pin.sh chooses it, here and in every kernel script
 PIN_FILE := $(shell KERNEL='$(KERNEL)' KERNEL_PIN_FILE='$(KERNEL_PIN_FILE)' scripts/kernel-pin.sh --file)
 ifeq ($(PIN_FILE),)
 $(error no kernel pin (KERNEL=$(KERNEL) KERNEL_PIN_FILE=$(KERNEL_PIN_FILE)): see the message above)
 endif
-export KERNEL KERNEL_PIN_FILE
+export KERNEL KERNEL_PIN_FILE KERNEL_CONFIG_BASE
 include $(PIN_FILE)
 
 TOP := $(CURDIR)

@@ -24,6 +24,13 @@
 #
 # Other per-version directories are named by kernel_dir NAME
 # (build/NAME$kernel_sfx).
+#
+#   KERNEL_CONFIG_BASE=debian   the kernels are built from Debian's amd64
+#                          config instead of tinyconfig
+#                          (scripts/kernel-build.sh): every build and run
+#                          directory above gets "-debian" after it
+#                          (build/kbuild-debian, build/vm-debian, ...), the
+#                          work tree stays the same
 
 kernel_pin_find() {
 	local def="$top/KERNEL_PIN" v have f
@@ -68,7 +75,13 @@ if [ "$KERNEL_PIN_FILE" = "$top/KERNEL_PIN" ]; then
 else
 	kernel_sfx="-${KERNEL_PKG#linux-source-}"
 fi
-kernel_dir() { echo "$top/build/$1$kernel_sfx"; }
+case "${KERNEL_CONFIG_BASE:-tiny}" in
+tiny) kernel_bsfx="" ;;
+debian) kernel_bsfx=-debian ;;
+*) echo "KERNEL_CONFIG_BASE=$KERNEL_CONFIG_BASE: not a config base (tiny or debian)" >&2
+   exit 1 ;;
+esac
+kernel_dir() { echo "$top/build/$1$kernel_sfx$kernel_bsfx"; }
 kernel_tree="$top/kernel$kernel_sfx"
 kernel_out=$(kernel_dir kbuild)
 kernel_image="$kernel_out/arch/x86/boot/bzImage"
