@@ -1024,75 +1024,114 @@ static void settle(struct xsk_bench *b, const struct window *w, bool rx_known,
 	}
 }
 
-static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
-	       __u64 interval_ns, xskb_tick_fn tick, void *ctx,
-	       const volatile int *stop, struct xskb_result *r, char *err)
-{
-	bool counted = b->o.count && (b->env || b->o.kind == XSKB_TXONLY);
-	bool gen = b->env && b->o.kind != XSKB_TXONLY;
-	struct sirq_cpu *sc0, *sc1;
-	struct counters c = {};
-	struct xskb_snap prev, cur;
-	struct xskb_peer_counters p1;
-	struct window w;
-	struct fin f;
-	struct tgen_thread g = { .done = 1 };
-	struct xskb_loop lp = {}, lend = {};
-	pid_t tid = syscall(SYS_gettid);
-	__u64 start, wend, end, next, idle_since, seq = 0, drain;
-	__u64 best = 0, last_comp = 0, last_t = 0, last_cpu = 0, loop_drops;
-	__u64 tsc, tsc_prev = 0;
-	uint64_t cpu1 = 0;
-	bool in_window, moved = false, busy = false, pending = false;
-	int ret, cpu;
+/* A run, from its start to its results */
+struct run_state {
+	struct counters c;
+	struct window w;		/* where the measured window opened */
+	struct xskb_snap cur;		/* every counter after the loop */
+	struct xskb_loop loop;		/* the loop's counts in the window */
+	struct tgen_thread g;		/* the own pair's generator */
+	struct sirq_cpu *sc0, *sc1;	/* softirq time: window open, end */
+	pid_t tid;			/* the application thread */
+	bool counted;			/* a run of b->o.count frames */
+	bool gen;			/* with the generator */
+	bool moved;			/* frames moved since the last idle turn */
+	__u64 start;			/* when the run started */
+	__u64 idle_since;		/* when frames last moved */
+	__u64 last_t, last_cpu;		/* a counted run's window end */
+	uint64_t cpu1;			/* the app thread's time after the loop */
+};
 
-	memset(r, 0, sizeof(*r));
-	sc0 = calloc(2 * b->ncpus, sizeof(*sc0));
-	if (!sc0)
+/*
+ * Pin the application thread, open the window (a counted run's opens
+ * before the generator's first frame) and start the generator
+ */
+static int run_begin(struct xsk_bench *b, struct run_state *s,
+		     __u64 warmup_ns, __u64 duration_ns, char *err)
+{
+	int ret;
+
+	s->sc0 = calloc(2 * b->ncpus, sizeof(*s->sc0));
+	if (!s->sc0)
 		return err_set(err, -ENOMEM, "out of memory");
-	sc1 = sc0 + b->ncpus;
-	if (counted)
-		warmup_ns = 0;
+	s->sc1 = s->sc0 + b->ncpus;
 	ret = pin_self(b->o.app_cpu);
 	if (ret) {
-		free(sc0);
+		free(s->sc0);
 		return err_set(err, ret, "cannot pin the application thread to CPU %d",
 				b->o.app_cpu);
 	}
-	start = mono_ns();
-	wend = start + warmup_ns;
-	end = wend + duration_ns;
-	in_window = !warmup_ns;
+	s->start = mono_ns();
 	if (b->sirq)
-		sirq_watch(b->sirq, tid);
-	/* A counted run's window opens before the generator's first frame */
-	window_open(b, &c, tid, sc0, &w);
-	prev = w.s;
-	if (gen) {
-		g.o.pkt_size = b->o.pkt_size;
-		g.o.flows = 1;
-		g.o.count = counted ? b->o.count : 0;
-		/* a cap: the run stops it when its window is over */
-		g.o.duration_ns = counted ? 0 : warmup_ns + duration_ns + 60 * NSEC;
-		g.o.rate_pps = b->o.rate_pps;
-		g.o.cpu = b->o.gen_cpu;
-		ret = tgen_thread_start(&g, b->env, err);
-		if (ret) {
-			if (b->sirq)
-				sirq_watch(b->sirq, 0);
-			free(sc0);
-			return ret;
-		}
+		sirq_watch(b->sirq, s->tid);
+	window_open(b, &s->c, s->tid, s->sc0, &s->w);
+	if (!s->gen)
+		return 0;
+	s->g.o.pkt_size = b->o.pkt_size;
+	s->g.o.flows = 1;
+	s->g.o.count = s->counted ? b->o.count : 0;
+	/* a cap: the run stops it when its window is over */
+	s->g.o.duration_ns = s->counted ? 0 : warmup_ns + duration_ns + 60 * NSEC;
+	s->g.o.rate_pps = b->o.rate_pps;
+	s->g.o.cpu = b->o.gen_cpu;
+	ret = tgen_thread_start(&s->g, b->env, err);
+	if (ret) {
+		if (b->sirq)
+			sirq_watch(b->sirq, 0);
+		free(s->sc0);
 	}
-	next = start + (interval_ns ?: end - start);
-	idle_since = start;
-	last_t = w.s.t_ns;
-	last_cpu = w.cpu_clock;
+	return ret;
+}
+
+/* One batch of the run's kind: the packets it took or sent */
+static inline __u32 run_batch(struct xsk_bench *b, struct run_state *s,
+			      __u64 *seq)
+{
+	__u32 n = 0;
+
+	switch (b->o.kind) {
+	case XSKB_RXDROP:
+		n = rxdrop_batch(b);
+		s->c.rx += n;
+		break;
+	case XSKB_TXONLY:
+		n = txonly_batch(b, s->counted ? b->o.count - s->c.tx : -1ULL,
+				 seq);
+		s->c.tx += n;
+		break;
+	case XSKB_L2FWD:
+		n = l2fwd_batch(b);
+		s->c.rx += n;
+		s->c.tx += n;
+		break;
+	}
+	return n;
+}
+
+/*
+ * The measured loop: the warm-up, then the window, with a tick every
+ * interval_ns; it ends when the window is over (a counted run: when its
+ * frames are, or the generator's are and nothing moves), or on *stop
+ */
+static void measure(struct xsk_bench *b, struct run_state *s,
+		    __u64 warmup_ns, __u64 duration_ns, __u64 interval_ns,
+		    xskb_tick_fn tick, void *ctx, const volatile int *stop)
+{
+	__u64 wend = s->start + warmup_ns, end = wend + duration_ns;
+	__u64 next, seq = 0, last_comp = 0, tsc, tsc_prev = 0;
+	bool in_window = !warmup_ns, busy = false, pending = false;
+	struct xskb_loop lp = {}, lend = {};
+	struct xskb_snap prev = s->w.s, cur;
+
+	next = s->start + (interval_ns ?: end - s->start);
+	s->idle_since = s->start;
+	s->last_t = s->w.s.t_ns;
+	s->last_cpu = s->w.cpu_clock;
 	/* Tests: the rings fill and overflow while the app sleeps */
 	if (b->o.stall_ms)
 		usleep(b->o.stall_ms * 1000ULL);
 	while (!(stop && *stop)) {
-		__u32 n = 0;
+		__u32 n;
 		__u64 now;
 
 		/*
@@ -1109,22 +1148,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		tsc_prev = tsc;
 		pending = true;
 
-		switch (b->o.kind) {
-		case XSKB_RXDROP:
-			n = rxdrop_batch(b);
-			c.rx += n;
-			break;
-		case XSKB_TXONLY:
-			n = txonly_batch(b, counted ? b->o.count - c.tx : -1ULL,
-					 &seq);
-			c.tx += n;
-			break;
-		case XSKB_L2FWD:
-			n = l2fwd_batch(b);
-			c.rx += n;
-			c.tx += n;
-			break;
-		}
+		n = run_batch(b, s, &seq);
 		/* The clock is read once per batch, or per idle turn */
 		now = mono_ns();
 		lp.batches += !!n;
@@ -1133,18 +1157,18 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			n = n ?: 1;
 		}
 		if (n) {
-			idle_since = now;
-			moved = true;
-		} else if (counted && moved) {
+			s->idle_since = now;
+			s->moved = true;
+		} else if (s->counted && s->moved) {
 			/*
 			 * The first idle turn after frames moved: a counted
 			 * run's window ends here (the loop's counts: before
 			 * this turn) if nothing moves again
 			 */
-			moved = false;
-			last_t = idle_since;
-			last_cpu = thread_clock_ns();
-			loop_end(b, &c, &w, &lp, &lend);
+			s->moved = false;
+			s->last_t = s->idle_since;
+			s->last_cpu = thread_clock_ns();
+			loop_end(b, &s->c, &s->w, &lp, &lend);
 		}
 		busy = n || b->kick_found;
 		b->kick_found = false;
@@ -1153,53 +1177,52 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 			/* a thread kept off its CPU starts late: a whole window */
 			in_window = true;
 			end = now + duration_ns;
-			window_open(b, &c, tid, sc0, &w);
-			prev = w.s;
+			window_open(b, &s->c, s->tid, s->sc0, &s->w);
+			prev = s->w.s;
 			next = now + (interval_ns ?: end - now);
 			memset(&lp, 0, sizeof(lp));
 			pending = false;
 		}
 		if (in_window && interval_ns && now >= next) {
-			snap(b, &c, &cur);
+			snap(b, &s->c, &cur);
 			if (tick)
 				tick(&prev, &cur, ctx);
 			prev = cur;
 			next += interval_ns;
 		}
-		if (counted ? count_done(b, &c, &g, idle_since) ||
-			      (duration_ns && now >= start + duration_ns) :
-			      now >= end)
+		if (s->counted ? count_done(b, &s->c, &s->g, s->idle_since) ||
+				 (duration_ns && now >= s->start + duration_ns) :
+				 now >= end)
 			break;
 	}
 	if (pending)
 		loop_account(&lp, busy, tsc_read() - tsc_prev);
 	icount_window_stop(b->window);
-	r->window = b->window;
 	if (b->o.prof)
 		prof_disable(b->o.prof);
-	own_cpu_ns(tid, &cpu1);
-	if (counted && moved) {
-		last_t = idle_since;
-		last_cpu = thread_clock_ns();
+	own_cpu_ns(s->tid, &s->cpu1);
+	if (s->counted && s->moved) {
+		s->last_t = s->idle_since;
+		s->last_cpu = thread_clock_ns();
 	}
-	if (!counted || moved)
-		loop_end(b, &c, &w, &lp, &r->loop);
+	if (!s->counted || s->moved)
+		loop_end(b, &s->c, &s->w, &lp, &s->loop);
 	else
-		r->loop = lend;
-	r->net_rx_ns = net_rx(b, sc1) - w.net_rx;
-	if (b->sirq)
-		sirq_watch(b->sirq, 0);
-	snap(b, &c, &cur);
-	b->afp_drops += afp_drops(b);
-	r->app_cpu = thread_last_cpu(tid);
-	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - w.tx_kicks;
-	r->rx_kicks = b->rx_kicks - w.rx_kicks;
+		s->loop = lend;
+}
 
-	if (gen) {
-		g.stop = 1;
-		tgen_thread_join(&g);
+/*
+ * After the window: stop the generator, then wait for what was sent to
+ * complete and arrive
+ */
+static void run_drain(struct xsk_bench *b, struct run_state *s)
+{
+	__u64 drain;
+
+	if (s->gen) {
+		s->g.stop = 1;
+		tgen_thread_join(&s->g);
 	}
-	/* What was sent completes and arrives after the loop: wait for it */
 	drain = mono_ns() + DRAIN_NS;
 	while (b->xs && b->xs->stats.tx_completed < b->xs->stats.tx_descs &&
 	       mono_ns() < drain) {
@@ -1207,66 +1230,38 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		xsk_comp_reclaim(b->xs);
 	}
 	if (b->peer && b->o.kind != XSKB_RXDROP)
-		peer_settle(b, w.p.packets + cur.tx_packets - w.s.tx_packets);
+		peer_settle(b, s->w.p.packets + s->cur.tx_packets -
+			       s->w.s.tx_packets);
 	if (b->xs)
-		cur.tx_completed = b->xs->stats.tx_completed;
-	r->peer_known = !peer_read(b, &p1);
-	if (gen && g.ret) {
-		free(sc0);
-		return err_wrap(err, g.ret, "generator: %s", g.err);
-	}
+		s->cur.tx_completed = b->xs->stats.tx_completed;
+}
 
-	/*
-	 * A counted run's window ends with the last frame that moved (or,
-	 * when it ended on its count, with the loop): not with the wait
-	 * for late frames that never came
-	 */
-	if (counted) {
-		cur.t_ns = last_t;
-		r->window_end_ns = last_t;
-		r->app_cpu_ns = last_cpu - w.cpu_clock;
-	} else {
-		r->app_cpu_ns = cpu1 - w.cpu;
-	}
-	r->duration_ns = cur.t_ns - w.s.t_ns;
-	r->d.t_ns = r->duration_ns;
-	r->d.rx_packets = cur.rx_packets - w.s.rx_packets;
-	r->d.tx_packets = cur.tx_packets - w.s.tx_packets;
-	r->d.tx_completed = cur.tx_completed - w.s.tx_completed;
-	r->gen_sent = g.res.sent;
-	if (b->xs)
-		loop_drops = cur.st.rx_dropped - w.s.st.rx_dropped +
-			     cur.st.rx_ring_full - w.s.st.rx_ring_full;
-	else
-		loop_drops = b->afp_drops;
-	/* The losses: every counter once more, after the late frames */
-	settle(b, &w, gen && !warmup_ns, r, &f);
-	/*
-	 * With a warm-up the generator's frames are not the window's and
-	 * there is no accounting: the socket's drops are the window's own
-	 * (xdp_sweep --stacks), not those of the tail after the loop
-	 */
-	if (!(gen && !warmup_ns))
-		r->drops = loop_drops;
-	if (r->peer_known)
-		p1 = f.p;
-	r->d.st.rx_dropped = f.st.rx_dropped - w.s.st.rx_dropped;
-	r->d.st.rx_invalid_descs = f.st.rx_invalid_descs - w.s.st.rx_invalid_descs;
-	r->d.st.tx_invalid_descs = f.st.tx_invalid_descs - w.s.st.tx_invalid_descs;
-	r->d.st.rx_ring_full = f.st.rx_ring_full - w.s.st.rx_ring_full;
-	r->d.st.rx_fill_ring_empty_descs = f.st.rx_fill_ring_empty_descs -
-					   w.s.st.rx_fill_ring_empty_descs;
-	r->d.st.tx_ring_empty_descs = f.st.tx_ring_empty_descs -
-				      w.s.st.tx_ring_empty_descs;
+/* The window's counters, from its start s->w and the settled end f */
+static void result_fill(const struct xsk_bench *b, const struct run_state *s,
+			const struct fin *f, const struct xskb_peer_counters *p1,
+			struct xskb_result *r)
+{
+	const struct window *w = &s->w;
+	__u64 best = 0;
+	int cpu;
+
+	r->d.st.rx_dropped = f->st.rx_dropped - w->s.st.rx_dropped;
+	r->d.st.rx_invalid_descs = f->st.rx_invalid_descs - w->s.st.rx_invalid_descs;
+	r->d.st.tx_invalid_descs = f->st.tx_invalid_descs - w->s.st.tx_invalid_descs;
+	r->d.st.rx_ring_full = f->st.rx_ring_full - w->s.st.rx_ring_full;
+	r->d.st.rx_fill_ring_empty_descs = f->st.rx_fill_ring_empty_descs -
+					   w->s.st.rx_fill_ring_empty_descs;
+	r->d.st.tx_ring_empty_descs = f->st.tx_ring_empty_descs -
+				      w->s.st.tx_ring_empty_descs;
 	if (r->peer_known) {
-		r->peer.packets = p1.packets - w.p.packets;
-		r->peer.bytes = p1.bytes - w.p.bytes;
-		r->peer.mac_ok = p1.mac_ok - w.p.mac_ok;
-		r->peer.mac_bad = p1.mac_bad - w.p.mac_bad;
-		r->peer.len_bad = p1.len_bad - w.p.len_bad;
-		r->peer.payload_ok = p1.payload_ok - w.p.payload_ok;
-		r->peer.payload_bad = p1.payload_bad - w.p.payload_bad;
-		r->peer.seq_sum = p1.seq_sum - w.p.seq_sum;
+		r->peer.packets = p1->packets - w->p.packets;
+		r->peer.bytes = p1->bytes - w->p.bytes;
+		r->peer.mac_ok = p1->mac_ok - w->p.mac_ok;
+		r->peer.mac_bad = p1->mac_bad - w->p.mac_bad;
+		r->peer.len_bad = p1->len_bad - w->p.len_bad;
+		r->peer.payload_ok = p1->payload_ok - w->p.payload_ok;
+		r->peer.payload_bad = p1->payload_bad - w->p.payload_bad;
+		r->peer.seq_sum = p1->seq_sum - w->p.seq_sum;
 		r->d.delivered = r->peer.packets;
 	}
 	r->rx_bytes = b->rx_bytes;
@@ -1289,24 +1284,100 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->net_rx_known = b->sirq;
 	r->net_rx_cpu = -1;
 	for (cpu = 0; b->sirq && cpu < b->ncpus; cpu++) {
-		__u64 d = (sc1[cpu].net_rx_ns - sc1[cpu].net_rx_foreign_ns) -
-			  (sc0[cpu].net_rx_ns - sc0[cpu].net_rx_foreign_ns);
+		const struct sirq_cpu *c0 = &s->sc0[cpu], *c1 = &s->sc1[cpu];
+		__u64 d = (c1->net_rx_ns - c1->net_rx_foreign_ns) -
+			  (c0->net_rx_ns - c0->net_rx_foreign_ns);
 
-		r->net_rx_softirqs += sc1[cpu].net_rx_count -
-				      sc0[cpu].net_rx_count;
-		r->app_softirq_ns += sc1[cpu].watch_ns - sc0[cpu].watch_ns;
+		r->net_rx_softirqs += c1->net_rx_count - c0->net_rx_count;
+		r->app_softirq_ns += c1->watch_ns - c0->watch_ns;
 		if (d > best) {
 			best = d;
 			r->net_rx_cpu = cpu;
 		}
 	}
-	free(sc0);
 	r->net_rx_ns_per_pkt = r->packets ? (double)r->net_rx_ns / r->packets : 0;
-	r->gen_ran = gen;
-	r->gen_sent = g.res.sent;
-	r->gen_cpu_ns = g.res.cpu_ns;
-	r->gen_method = g.res.method;
-	r->gen_cpu = gen ? g.last_cpu : -1;
+	r->gen_ran = s->gen;
+	r->gen_cpu_ns = s->g.res.cpu_ns;
+	r->gen_method = s->g.res.method;
+	r->gen_cpu = s->gen ? s->g.last_cpu : -1;
+}
+
+static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
+	       __u64 interval_ns, xskb_tick_fn tick, void *ctx,
+	       const volatile int *stop, struct xskb_result *r, char *err)
+{
+	struct run_state s = { .g.done = 1 };
+	struct xskb_peer_counters p1;
+	struct fin f;
+	__u64 loop_drops;
+	bool rx_known;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	s.counted = b->o.count && (b->env || b->o.kind == XSKB_TXONLY);
+	s.gen = b->env && b->o.kind != XSKB_TXONLY;
+	s.tid = syscall(SYS_gettid);
+	if (s.counted)
+		warmup_ns = 0;
+	ret = run_begin(b, &s, warmup_ns, duration_ns, err);
+	if (ret)
+		return ret;
+	measure(b, &s, warmup_ns, duration_ns, interval_ns, tick, ctx, stop);
+	r->window = b->window;
+	r->loop = s.loop;
+	r->net_rx_ns = net_rx(b, s.sc1) - s.w.net_rx;
+	if (b->sirq)
+		sirq_watch(b->sirq, 0);
+	snap(b, &s.c, &s.cur);
+	b->afp_drops += afp_drops(b);
+	r->app_cpu = thread_last_cpu(s.tid);
+	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - s.w.tx_kicks;
+	r->rx_kicks = b->rx_kicks - s.w.rx_kicks;
+
+	run_drain(b, &s);
+	r->peer_known = !peer_read(b, &p1);
+	if (s.gen && s.g.ret) {
+		free(s.sc0);
+		return err_wrap(err, s.g.ret, "generator: %s", s.g.err);
+	}
+
+	/*
+	 * A counted run's window ends with the last frame that moved (or,
+	 * when it ended on its count, with the loop): not with the wait
+	 * for late frames that never came
+	 */
+	if (s.counted) {
+		s.cur.t_ns = s.last_t;
+		r->window_end_ns = s.last_t;
+		r->app_cpu_ns = s.last_cpu - s.w.cpu_clock;
+	} else {
+		r->app_cpu_ns = s.cpu1 - s.w.cpu;
+	}
+	r->duration_ns = s.cur.t_ns - s.w.s.t_ns;
+	r->d.t_ns = r->duration_ns;
+	r->d.rx_packets = s.cur.rx_packets - s.w.s.rx_packets;
+	r->d.tx_packets = s.cur.tx_packets - s.w.s.tx_packets;
+	r->d.tx_completed = s.cur.tx_completed - s.w.s.tx_completed;
+	r->gen_sent = s.g.res.sent;
+	if (b->xs)
+		loop_drops = s.cur.st.rx_dropped - s.w.s.st.rx_dropped +
+			     s.cur.st.rx_ring_full - s.w.s.st.rx_ring_full;
+	else
+		loop_drops = b->afp_drops;
+	/* The losses: every counter once more, after the late frames */
+	rx_known = s.gen && !warmup_ns;
+	settle(b, &s.w, rx_known, r, &f);
+	/*
+	 * With a warm-up the generator's frames are not the window's and
+	 * there is no accounting: the socket's drops are the window's own
+	 * (xdp_sweep --stacks), not those of the tail after the loop
+	 */
+	if (!rx_known)
+		r->drops = loop_drops;
+	if (r->peer_known)
+		p1 = f.p;
+	result_fill(b, &s, &f, &p1, r);
+	free(s.sc0);
 	return 0;
 }
 
