@@ -463,19 +463,126 @@ static int settle(struct rxq_bench *b, const struct rxq_snapshot *s0,
 	}
 }
 
+/* A counted run's window: every frame the generator sends is in it */
+static int counted_window(struct rxq_bench *b, struct tgen_thread *g,
+			  struct rxq_snapshot *s0, struct rxq_snapshot *cur,
+			  char *err)
+{
+	int ret;
+
+	ret = rxq_bench_snapshot(b, s0);
+	if (ret)
+		return err_set(err, ret, "reading the program's counters");
+	*cur = *s0;
+	ret = tgen_thread_start(g, b->env, err);
+	if (ret)
+		return ret;
+	tgen_thread_join(g);
+	ret = settle(b, s0, g->res.sent, cur);
+	if (ret)
+		return err_set(err, ret, "reading the program's counters");
+	return 0;
+}
+
+/* A timed run's window: duration_ns, with a tick every interval_ns */
+static int timed_window(struct rxq_bench *b, __u64 duration_ns,
+			__u64 interval_ns, rxq_tick_fn tick, void *ctx,
+			const volatile int *stop, struct rxq_snapshot *s0,
+			struct rxq_snapshot *cur, char *err)
+{
+	struct rxq_snapshot prev;
+	__u64 end, next;
+	int ret;
+
+	ret = rxq_bench_snapshot(b, s0);
+	if (ret)
+		return err_set(err, ret, "reading the program's counters");
+	*cur = *s0;
+	prev = *s0;
+	end = s0->t_ns + duration_ns;
+	next = interval_ns ? s0->t_ns + interval_ns : end;
+	for (;;) {
+		sleep_until(next < end ? next : end);
+		ret = rxq_bench_snapshot(b, cur);
+		if (ret)
+			return err_set(err, ret, "reading the program's counters");
+		if (interval_ns && tick)
+			tick(&prev, cur, ctx);
+		prev = *cur;
+		if (cur->t_ns >= end || (stop && *stop))
+			return 0;
+		next += interval_ns;
+	}
+}
+
+/* The window's figures, from its two snapshots and kernel counts */
+static void result_fill(const struct rxq_bench *b, bool counted,
+			const struct rxq_snapshot *s0,
+			const struct rxq_snapshot *cur,
+			const struct kcounts *k0, const struct kcounts *k1,
+			const struct tgen_thread *g,
+			const struct load_report *lr, struct rxq_result *r)
+{
+	int cpu;
+
+	r->duration_ns = cur->t_ns - s0->t_ns;
+	r->packets = cur->packets - s0->packets;
+	r->issues = cur->issues - s0->issues;
+	r->pps = r->packets * 1e9 / r->duration_ns;
+	r->rx_cpu = 0;
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		__u64 f = cur->net_rx_foreign_ns[cpu] - s0->net_rx_foreign_ns[cpu];
+		__u64 d = cur->net_rx_ns[cpu] - s0->net_rx_ns[cpu] - f;
+
+		r->foreign_net_rx_ns += f;
+		r->net_rx_softirqs += cur->net_rx_count[cpu] -
+				      s0->net_rx_count[cpu];
+		r->cpu_ns += d;
+		if (d > cur->net_rx_ns[r->rx_cpu] - s0->net_rx_ns[r->rx_cpu])
+			r->rx_cpu = cpu;
+	}
+	if (b->napi_tid) {
+		r->cpu_ns += cur->napi_ns - s0->napi_ns;
+		r->rx_cpu = thread_last_cpu(b->napi_tid);
+	}
+	r->ns_per_pkt = r->packets ? (double)r->cpu_ns / r->packets : 0;
+	r->ethtool_xdp_packets = k1->xdp_packets - k0->xdp_packets;
+	r->netdev_rx_packets = k1->netdev_rx - k0->netdev_rx;
+	r->stack_ip_in = k1->ip_in - k0->ip_in;
+	r->peer_rx = k1->peer_rx - k0->peer_rx;
+	r->lost_xmit_errors = k1->xmit_errors - k0->xmit_errors;
+	r->lost_rx_drops = k1->rx_drops - k0->rx_drops;
+	r->gen_sent = g->res.sent;
+	r->gen_cpu_ns = g->res.cpu_ns;
+	r->gen_method = g->res.method;
+	/*
+	 * Counted runs: everything sent is in the window.  Timed runs: the
+	 * generator runs past the window's edges, so count the kernel's drops
+	 * inside it instead (the only places a frame can go before the
+	 * program sees it).
+	 */
+	if (counted)
+		r->lost = r->gen_sent > r->packets ? r->gen_sent - r->packets : 0;
+	else
+		r->lost = r->lost_xmit_errors + r->lost_rx_drops;
+	r->foreign_frac = lr->worst_frac;
+	r->disturbed = lr->disturbed ||
+		       r->foreign_net_rx_ns > r->cpu_ns / 20;
+}
+
 int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
 		  const volatile int *stop, struct rxq_result *r, char *err)
 {
 	bool counted = b->env && b->o.count;
 	struct tgen_thread g;
-	struct rxq_snapshot s0, prev, cur;
+	struct rxq_snapshot s0, cur;
 	struct load_thread lt = { .tid = 0, .cpu = b->o.gen_cpu };
 	struct load_snap *l0, *l1;
 	struct load_report lr;
 	struct kcounts k0, k1;
-	__u64 end, next, window;
-	int ret, cpu;
+	__u64 window;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	if (counted) {
@@ -483,48 +590,31 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		warmup_ns = 0;
 		duration_ns = 0;
 	}
-	gen_setup(b, &g, b->o.count, 0);
-	if (b->env && !counted) {
-		g.o.duration_ns = warmup_ns + duration_ns;
-		ret = tgen_thread_start(&g, b->env, err);
-		if (ret)
-			return ret;
-		sleep_until(mono_ns() + warmup_ns);
-		lt.tid = g.tid;
-	}
 	l0 = calloc(2, sizeof(*l0));
 	if (!l0)
 		return err_set(err, -ENOMEM, "out of memory");
 	l1 = l0 + 1;
+	gen_setup(b, &g, b->o.count, 0);
+	if (b->env && !counted) {
+		g.o.duration_ns = warmup_ns + duration_ns;
+		ret = tgen_thread_start(&g, b->env, err);
+		if (ret) {
+			free(l0);
+			return ret;
+		}
+		sleep_until(mono_ns() + warmup_ns);
+		lt.tid = g.tid;
+	}
 	kernel_counts(b, &k0);
 	load_snap_take(l0, b->sirq, &lt, lt.tid ? 1 : 0);
 	if (b->o.prof)
 		prof_enable(b->o.prof);
 	window = icount_window_start();
-	ret = rxq_bench_snapshot(b, &s0);
-	cur = s0;
-	prev = s0;
-	if (counted && !ret) {
-		ret = tgen_thread_start(&g, b->env, err);
-		if (ret)
-			return ret;
-		tgen_thread_join(&g);
-		ret = settle(b, &s0, g.res.sent, &cur);
-	}
-	end = s0.t_ns + duration_ns;
-	next = interval_ns ? s0.t_ns + interval_ns : end;
-	while (!ret && !counted) {
-		sleep_until(next < end ? next : end);
-		ret = rxq_bench_snapshot(b, &cur);
-		if (ret)
-			break;
-		if (interval_ns && tick)
-			tick(&prev, &cur, ctx);
-		prev = cur;
-		if (cur.t_ns >= end || (stop && *stop))
-			break;
-		next += interval_ns;
-	}
+	if (counted)
+		ret = counted_window(b, &g, &s0, &cur, err);
+	else
+		ret = timed_window(b, duration_ns, interval_ns, tick, ctx, stop,
+				   &s0, &cur, err);
 	icount_window_stop(window);
 	if (b->o.prof)
 		prof_disable(b->o.prof);
@@ -539,56 +629,12 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		g.stop = 1;
 		tgen_thread_join(&g);
 	}
-	if (b->env && g.ret) {
+	if (b->env && g.ret)
 		return err_wrap(err, g.ret, "generator: %s", g.err);
-	}
 	if (ret)
-		return err_set(err, ret, "reading the program's counters");
-
+		return ret;
 	r->window = window;
-	r->duration_ns = cur.t_ns - s0.t_ns;
-	r->packets = cur.packets - s0.packets;
-	r->issues = cur.issues - s0.issues;
-	r->pps = r->packets * 1e9 / r->duration_ns;
-	r->rx_cpu = 0;
-	for (cpu = 0; cpu < b->ncpus; cpu++) {
-		__u64 f = cur.net_rx_foreign_ns[cpu] - s0.net_rx_foreign_ns[cpu];
-		__u64 d = cur.net_rx_ns[cpu] - s0.net_rx_ns[cpu] - f;
-
-		r->foreign_net_rx_ns += f;
-		r->net_rx_softirqs += cur.net_rx_count[cpu] -
-				      s0.net_rx_count[cpu];
-		r->cpu_ns += d;
-		if (d > cur.net_rx_ns[r->rx_cpu] - s0.net_rx_ns[r->rx_cpu])
-			r->rx_cpu = cpu;
-	}
-	if (b->napi_tid) {
-		r->cpu_ns += cur.napi_ns - s0.napi_ns;
-		r->rx_cpu = thread_last_cpu(b->napi_tid);
-	}
-	r->ns_per_pkt = r->packets ? (double)r->cpu_ns / r->packets : 0;
-	r->ethtool_xdp_packets = k1.xdp_packets - k0.xdp_packets;
-	r->netdev_rx_packets = k1.netdev_rx - k0.netdev_rx;
-	r->stack_ip_in = k1.ip_in - k0.ip_in;
-	r->peer_rx = k1.peer_rx - k0.peer_rx;
-	r->lost_xmit_errors = k1.xmit_errors - k0.xmit_errors;
-	r->lost_rx_drops = k1.rx_drops - k0.rx_drops;
-	r->gen_sent = g.res.sent;
-	r->gen_cpu_ns = g.res.cpu_ns;
-	r->gen_method = g.res.method;
-	/*
-	 * Counted runs: everything sent is in the window.  Timed runs: the
-	 * generator runs past the window's edges, so count the kernel's drops
-	 * inside it instead (the only places a frame can go before the
-	 * program sees it).
-	 */
-	if (counted)
-		r->lost = r->gen_sent > r->packets ? r->gen_sent - r->packets : 0;
-	else
-		r->lost = r->lost_xmit_errors + r->lost_rx_drops;
-	r->foreign_frac = lr.worst_frac;
-	r->disturbed = lr.disturbed ||
-		       r->foreign_net_rx_ns > r->cpu_ns / 20;
+	result_fill(b, counted, &s0, &cur, &k0, &k1, &g, &lr, r);
 	return 0;
 }
 
