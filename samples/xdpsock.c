@@ -554,6 +554,85 @@ static void profile_json(struct json *j, const struct xskb_result *r)
 	}
 }
 
+/* What the socket is: AF_XDP's port and socket, or AF_PACKET's backend */
+static void json_socket(struct json *j, const struct xsk_bench *b)
+{
+	const struct xskb_opts *o = xskb_opts(b);
+	const struct xsk_port *port = xskb_port(b);
+
+	json_kv_string(j, "socket", port ? "af_xdp" : "af_packet");
+	if (port) {
+		const struct xsk_socket *xs = port->socks[0];
+
+		json_kv_string(j, "driver", port->driver);
+		json_kv_u64(j, "queue", xs->queue_id);
+		json_kv_string(j, "mode_asked", xsk_mode_name(o->port.mode));
+		json_kv_string(j, "mode", xsk_mode_name(port->mode));
+		json_kv_bool(j, "zerocopy", xs->zerocopy);
+		json_kv_bool(j, "need_wakeup", xs->need_wakeup);
+		json_kv_bool(j, "multi_buffer", xs->bind_flags & XDP_USE_SG);
+		json_kv_bool(j, "unaligned", xs->unaligned);
+		json_kv_u64(j, "frame_size", xs->frame_size);
+	} else {
+		json_kv_string(j, "backend",
+			       afp_backend_name(xskb_afp_backend(b)));
+	}
+}
+
+/* "delivered" and "peer": what the own pair's peer counted */
+static void json_peer(struct json *j, const struct xskb_opts *o,
+		      const struct xskb_result *r)
+{
+	json_key(j, "delivered");
+	if (!r->peer_known || o->kind == XSKB_RXDROP) {
+		json_null(j);
+		return;
+	}
+	json_u64(j, r->peer.packets);
+	json_key(j, "peer");
+	json_begin_object(j);
+	json_kv_u64(j, "packets", r->peer.packets);
+	json_kv_u64(j, "bytes", r->peer.bytes);
+	json_kv_u64(j, "mac_ok", r->peer.mac_ok);
+	json_kv_u64(j, "mac_bad", r->peer.mac_bad);
+	json_kv_u64(j, "len_bad", r->peer.len_bad);
+	json_kv_u64(j, "payload_ok", r->peer.payload_ok);
+	json_kv_u64(j, "payload_bad", r->peer.payload_bad);
+	json_kv_u64(j, "seq_sum", r->peer.seq_sum);
+	json_end_object(j);
+}
+
+static void json_generator(struct json *j, const struct xskb_opts *o,
+			   const struct xskb_result *r)
+{
+	json_key(j, "generator");
+	if (r->gen_ran) {
+		json_begin_object(j);
+		json_kv_string(j, "method", r->gen_method);
+		json_kv_u64(j, "sent", r->gen_sent);
+		json_kv_u64(j, "cpu_ns", r->gen_cpu_ns);
+		json_kv_u64(j, "rate_pps", o->rate_pps);
+		json_end_object(j);
+	} else {
+		json_null(j);
+	}
+}
+
+/* The socket's XDP_STATISTICS in the window */
+static void json_xdp_statistics(struct json *j, const struct xskb_result *r)
+{
+	json_key(j, "xdp_statistics");
+	json_begin_object(j);
+	json_kv_u64(j, "rx_dropped", r->d.st.rx_dropped);
+	json_kv_u64(j, "rx_invalid_descs", r->d.st.rx_invalid_descs);
+	json_kv_u64(j, "tx_invalid_descs", r->d.st.tx_invalid_descs);
+	json_kv_u64(j, "rx_ring_full", r->d.st.rx_ring_full);
+	json_kv_u64(j, "rx_fill_ring_empty_descs",
+		    r->d.st.rx_fill_ring_empty_descs);
+	json_kv_u64(j, "tx_ring_empty_descs", r->d.st.tx_ring_empty_descs);
+	json_end_object(j);
+}
+
 static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 		       double ghz)
 {
@@ -570,23 +649,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_string(&j, "benchmark", xskb_kind_name(o->kind));
 	json_kv_string(&j, "interface", xskb_ifname(b));
 	json_kv_bool(&j, "own_pair", xskb_own_env(b));
-	json_kv_string(&j, "socket", port ? "af_xdp" : "af_packet");
-	if (port) {
-		const struct xsk_socket *xs = port->socks[0];
-
-		json_kv_string(&j, "driver", port->driver);
-		json_kv_u64(&j, "queue", xs->queue_id);
-		json_kv_string(&j, "mode_asked", xsk_mode_name(o->port.mode));
-		json_kv_string(&j, "mode", xsk_mode_name(port->mode));
-		json_kv_bool(&j, "zerocopy", xs->zerocopy);
-		json_kv_bool(&j, "need_wakeup", xs->need_wakeup);
-		json_kv_bool(&j, "multi_buffer", xs->bind_flags & XDP_USE_SG);
-		json_kv_bool(&j, "unaligned", xs->unaligned);
-		json_kv_u64(&j, "frame_size", xs->frame_size);
-	} else {
-		json_kv_string(&j, "backend",
-			       afp_backend_name(xskb_afp_backend(b)));
-	}
+	json_socket(&j, b);
 	json_kv_string(&j, "fallback", xskb_fallback(b));
 	json_kv_bool(&j, "busy_poll", o->busy_poll);
 	json_kv_bool(&j, "poll", o->poll);
@@ -610,24 +673,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 			    r->acct.lost_dut_veth_drops);
 	}
 	json_accounting(&j, b, r);
-	json_key(&j, "delivered");
-	if (r->peer_known && o->kind != XSKB_RXDROP)
-		json_u64(&j, r->peer.packets);
-	else
-		json_null(&j);
-	if (r->peer_known && o->kind != XSKB_RXDROP) {
-		json_key(&j, "peer");
-		json_begin_object(&j);
-		json_kv_u64(&j, "packets", r->peer.packets);
-		json_kv_u64(&j, "bytes", r->peer.bytes);
-		json_kv_u64(&j, "mac_ok", r->peer.mac_ok);
-		json_kv_u64(&j, "mac_bad", r->peer.mac_bad);
-		json_kv_u64(&j, "len_bad", r->peer.len_bad);
-		json_kv_u64(&j, "payload_ok", r->peer.payload_ok);
-		json_kv_u64(&j, "payload_bad", r->peer.payload_bad);
-		json_kv_u64(&j, "seq_sum", r->peer.seq_sum);
-		json_end_object(&j);
-	}
+	json_peer(&j, o, r);
 	if (o->verify && o->kind == XSKB_RXDROP) {
 		json_kv_u64(&j, "rx_bytes", r->rx_bytes);
 		json_kv_u64(&j, "rx_bad", r->rx_bad);
@@ -654,30 +700,9 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_s64(&j, "net_rx_cpu", r->net_rx_cpu);
 	json_end_object(&j);
 	profile_json(&j, r);
-	json_key(&j, "generator");
-	if (r->gen_ran) {
-		json_begin_object(&j);
-		json_kv_string(&j, "method", r->gen_method);
-		json_kv_u64(&j, "sent", r->gen_sent);
-		json_kv_u64(&j, "cpu_ns", r->gen_cpu_ns);
-		json_kv_u64(&j, "rate_pps", o->rate_pps);
-		json_end_object(&j);
-	} else {
-		json_null(&j);
-	}
-	if (port) {
-		json_key(&j, "xdp_statistics");
-		json_begin_object(&j);
-		json_kv_u64(&j, "rx_dropped", r->d.st.rx_dropped);
-		json_kv_u64(&j, "rx_invalid_descs", r->d.st.rx_invalid_descs);
-		json_kv_u64(&j, "tx_invalid_descs", r->d.st.tx_invalid_descs);
-		json_kv_u64(&j, "rx_ring_full", r->d.st.rx_ring_full);
-		json_kv_u64(&j, "rx_fill_ring_empty_descs",
-			    r->d.st.rx_fill_ring_empty_descs);
-		json_kv_u64(&j, "tx_ring_empty_descs",
-			    r->d.st.tx_ring_empty_descs);
-		json_end_object(&j);
-	}
+	json_generator(&j, o, r);
+	if (port)
+		json_xdp_statistics(&j, r);
 	json_end_object(&j);
 	return json_finish(&j);
 }
