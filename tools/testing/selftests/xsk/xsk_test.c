@@ -1360,7 +1360,8 @@ TEST_F(nic, fill_starvation_recovery)
 /*
  * The MTU under a zero-copy socket: its frames must fit one buffer of the
  * socket's UMEM (the driver has no multi-buffer zero-copy receive), so
- * raising the MTU past that is refused, and the socket keeps receiving
+ * raising the MTU past that is refused; an MTU within it (lower, and back
+ * up to the one it was bound under) is taken; the socket keeps receiving
  */
 TEST_F(nic, mtu_change_under_zerocopy)
 {
@@ -1375,6 +1376,45 @@ TEST_F(nic, mtu_change_under_zerocopy)
 	ASSERT_EQ(1500, get_mtu(dut));
 	EXPECT_EQ(-EINVAL, set_mtu(dut, 9000));
 	EXPECT_EQ(1500, get_mtu(dut));
+	/* within the socket's Rx buffer, down and up again: taken */
+	EXPECT_EQ(0, set_mtu(dut, 1400));
+	EXPECT_EQ(0, set_mtu(dut, 1500));
+	EXPECT_EQ(1500, get_mtu(dut));
+	EXPECT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
+	for (i = 0; i < 2 * NIC_BATCH; i += NIC_BATCH) {
+		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
+		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	EXPECT_EQ(2 * NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+}
+
+/*
+ * An MTU past the driver's zero-copy Rx buffer that the socket was bound
+ * under: the bind checks the MTU against the UMEM frame less headroom (a
+ * 4 KiB frame takes an MTU up to 3814), igb's buffer is that in 1 KiB
+ * units (3 KiB).  Lowering the MTU is taken, growing it again past the
+ * buffer is refused, and the socket keeps receiving frames of one buffer
+ */
+#define ZC_MTU_PAST_BUF	3500
+
+TEST_F(nic, mtu_lowered_under_zerocopy)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	__u32 i, packets = 0, bad = 0;
+	struct rx_result r;
+
+	if (variant->mode != XSK_MODE_NATIVE_ZC)
+		SKIP(return, "copy mode: the MTU rules are those of XDP");
+	ASSERT_EQ(0, set_mtu(dut, ZC_MTU_PAST_BUF));
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	ASSERT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
+	EXPECT_EQ(0, set_mtu(dut, ZC_MTU_PAST_BUF - 100));
+	EXPECT_EQ(-EINVAL, set_mtu(dut, ZC_MTU_PAST_BUF));
+	EXPECT_EQ(ZC_MTU_PAST_BUF - 100, get_mtu(dut));
 	EXPECT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
 	for (i = 0; i < 2 * NIC_BATCH; i += NIC_BATCH) {
 		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
