@@ -426,9 +426,10 @@ TEST_F(cmp, json_output)
 	ASSERT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);
 	ASSERT_NE(NULL, d) TH_LOG("%s", self->out);
 	ASSERT_EQ(3U, jt_len(d, "points"));
-	for (i = 0; i < ARRAY_SIZE(labels); i++)
+	for (i = 0; i < ARRAY_SIZE(labels); i++) {
 		EXPECT_NE(NULL, jt_find(d, "points", "label", labels[i]))
 			TH_LOG("%s", labels[i]);
+	}
 
 	x = jt_find(d, "points", "label", "XDP_DROP native 64B 1 flow");
 	EXPECT_CLOSE(10, jt_num(x, "delta_ns"), 1e-3);

@@ -9,6 +9,10 @@
  * A path is keys and array indices: "points[0].profile.top[2].symbol",
  * "[1].size" (the document an array), "" (the value itself).  A key is
  * any run of characters other than '.', '[' and ']'.
+ *
+ * Mind kselftest_harness.h: "EXPECT_EQ(a, b) TH_LOG(...)" is two
+ * statements, so the body of a for or an if that holds one needs braces
+ * (without, TH_LOG runs after the loop, with its last index).
  */
 #ifndef OUT_CHECK_H
 #define OUT_CHECK_H

@@ -104,9 +104,10 @@ static void expect_profile(struct __test_metadata *_metadata,
 	for (i = 0; i < n; i++) {
 		const struct jr_value *t = jr_at(jt_at(pr, "top"), i);
 
-		if (i)
+		if (i) {
 			EXPECT_GE(jt_num(jr_at(jt_at(pr, "top"), i - 1), "samples"),
 				  jt_num(t, "samples")) TH_LOG("top[%zu]", i);
+		}
 		EXPECT_CLOSE(jt_num(t, "samples") / rx, jt_num(t, "share"), 1e-9);
 		EXPECT_CLOSE(jt_num(t, "share") * ns, jt_num(t, "ns_per_pkt"), 1e-6 * ns);
 	}
@@ -282,9 +283,10 @@ TEST_F_TIMEOUT(prof, spin_added_share_in_bpf_prog, 300)
 		EXPECT_EQ(3, jt_num(p[i], "profile.windows"));
 	}
 	/* the schema asks for the profile and its parts */
-	for (i = 0; i < ARRAY_SIZE(cuts); i++)
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
 		EXPECT_EQ(1, jt_schema_check(json[0], "", cuts[i], SCHEMA, "", res,
 					     sizeof(res))) TH_LOG("without %s: %s", cuts[i], res);
+	}
 	a = jt_at(p[0], "profile");
 	b = jt_at(p[1], "profile");
 	added = jt_num(p[1], "ns_per_pkt.median") - jt_num(p[0], "ns_per_pkt.median");
@@ -363,10 +365,11 @@ TEST_F_TIMEOUT(prof, xdpsock_app_and_napi, 300)
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
 	snprintf(path, sizeof(path), "%s/xs.json", dir);
 	ASSERT_EQ(0, write_text(path, out)) TH_LOG("%s", path);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, jt_schema_check(path, which[i], NULL, SCHEMA,
 					     PROFILE_SCHEMA, msg, sizeof(msg)))
 			TH_LOG("%s: %s", which[i], msg);
+	}
 	doc = jt_parse(out, msg, sizeof(msg));
 	ASSERT_NE(NULL, doc) TH_LOG("%s", msg);
 	app = jt_at(doc, "profile_app");

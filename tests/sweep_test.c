@@ -165,10 +165,11 @@ TEST_F(sweep, schema_rejects_incomplete)
 
 	ASSERT_EQ(0, jt_schema_check(self->json, "", NULL, SCHEMA, "", out,
 				     sizeof(out))) TH_LOG("%s", out);
-	for (i = 0; i < ARRAY_SIZE(cuts); i++)
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
 		EXPECT_EQ(1, jt_schema_check(self->json, "", cuts[i], SCHEMA,
 					     "", out, sizeof(out)))
 			TH_LOG("without %s: %s", cuts[i], out);
+	}
 }
 
 FIXTURE(stacks) {
@@ -223,8 +224,9 @@ TEST_F_TIMEOUT(stacks, rows, 150)
 		 "%s/xdp_sweep --stacks --repeat 3 --duration 0.2 --warmup 0.05 --out %s 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	for (i = 0; i < ARRAY_SIZE(rows); i++)
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		EXPECT_TRUE(has_words(out, rows[i])) TH_LOG("%s in %s", rows[i], out);
+	}
 	ASSERT_EQ(0, load_result(last_line(out), &d, valid, sizeof(valid)))
 		TH_LOG("%s", valid);
 	EXPECT_EQ(0U, d.npoints);
