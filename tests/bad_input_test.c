@@ -10,7 +10,9 @@
  * The table's lines are "STATUS | FRAGMENT | COMMAND"; COMMAND is run by
  * sh from the project's top directory, with $BIN the tools' directory (the
  * BIN environment variable, or build/bin), stdin from /dev/null.  '#'
- * starts a comment line.
+ * starts a comment line.  A FRAGMENT "json: PATH=VALUE ..." is no text:
+ * the command's stdout (its stderr not) is JSON with VALUE at each PATH
+ * (tests/out_check.h's paths; VALUE a number, true, false, or a string).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "run_cmd.h"
+#include "out_check.h"
 
 #define TABLE		"tests/bad_input.table"
 #define ROW_TIMEOUT	60	/* seconds; the valid runs take a few */
@@ -90,10 +92,58 @@ static int load(const char *path, struct row *rows, int *n)
 	return 0;
 }
 
+/*
+ * out holds what the fragment asks: the text, or for "json: PATH=VALUE
+ * ..." a JSON document with those values; why not in why
+ */
+static bool has_fragment(const char *out, const char *fragment, char *why,
+			 size_t len)
+{
+	char pairs[512], *save, *pv, *eq, *end;
+	struct jr_value *doc;
+	bool ok = true;
+
+	if (strncmp(fragment, "json:", 5)) {
+		snprintf(why, len, "wanted '%s' in: %.300s", fragment, out);
+		return strstr(out, fragment);
+	}
+	doc = jt_parse(out, why, len);
+	if (!doc)
+		return false;
+	snprintf(pairs, sizeof(pairs), "%s", fragment + 5);
+	for (pv = strtok_r(pairs, " ", &save); pv && ok;
+	     pv = strtok_r(NULL, " ", &save)) {
+		const struct jr_value *v;
+		double n;
+
+		eq = strchr(pv, '=');
+		if (!eq) {
+			snprintf(why, len, "'%s' is not PATH=VALUE", pv);
+			ok = false;
+			break;
+		}
+		*eq++ = '\0';
+		v = jt_at(doc, pv);
+		n = strtod(eq, &end);
+		if (!v)
+			ok = false;
+		else if (*eq && !*end)
+			ok = jr_num(v) == n;
+		else if (!strcmp(eq, "true") || !strcmp(eq, "false"))
+			ok = jr_bool(v) == !strcmp(eq, "true");
+		else
+			ok = jr_str(v) && !strcmp(jr_str(v), eq);
+		if (!ok)
+			snprintf(why, len, "wanted %s = %s in: %.300s", pv, eq, out);
+	}
+	jr_free(doc);
+	return ok;
+}
+
 int main(void)
 {
 	static struct row rows[MAX_ROWS];
-	static char out[65536], before[4096], after[4096];
+	static char out[65536], before[4096], after[4096], why[1024];
 	char cmd[256];
 	int n, i, rc;
 
@@ -110,27 +160,27 @@ int main(void)
 	ksft_set_plan(n);
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		bool ok;
+		bool ok, found;
 
 		dead_owner_namespaces(before, sizeof(before));
 		/* in the environment: the command's own quotes stay as written */
 		setenv("ROW_COMMAND", r->command, 1);
 		snprintf(cmd, sizeof(cmd),
-			 "timeout -k 5 %d sh -c \"$ROW_COMMAND\" </dev/null 2>&1",
-			 ROW_TIMEOUT);
+			 "timeout -k 5 %d sh -c \"$ROW_COMMAND\" </dev/null 2>%s",
+			 ROW_TIMEOUT,
+			 strncmp(r->fragment, "json:", 5) ? "&1" : "/dev/null");
 		rc = run_cmd(cmd, out, sizeof(out));
 		dead_owner_namespaces(after, sizeof(after));
-		ok = rc == r->status && strstr(out, r->fragment) &&
-		     !strcmp(before, after);
+		found = has_fragment(out, r->fragment, why, sizeof(why));
+		ok = rc == r->status && found && !strcmp(before, after);
 		if (!ok) {
 			ksft_print_msg("%s:%d: %s\n", TABLE, r->line, r->command);
 			ksft_print_msg("  exit %d (want %d)%s%s\n", rc, r->status,
 				       rc == 124 ? ": timed out" : "",
 				       strcmp(before, after) ?
 				       "; namespaces left behind" : "");
-			if (!strstr(out, r->fragment))
-				ksft_print_msg("  wanted '%s' in: %.300s\n",
-					       r->fragment, out);
+			if (!found)
+				ksft_print_msg("  %s\n", why);
 		}
 		ksft_test_result(ok, "%s:%d %s\n", TABLE, r->line, r->command);
 	}

@@ -24,6 +24,7 @@
  *  XDP_REDIRECT native 1500B 100 flows	only in B
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "run_cmd.h"
+#include "out_check.h"
 
 struct pt {
 	const char *action, *mode;
@@ -70,14 +71,9 @@ static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 5,
 static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 5,
 				  NULL, NULL };
 
-static int write_sweep(const char *path, const struct env *e,
-		       const struct pt *pts)
+/* A result's first members, up to and with the opening of "points" */
+static void write_head(FILE *f, const struct env *e)
 {
-	FILE *f = fopen(path, "w");
-	int i, k;
-
-	if (!f)
-		return -errno;
 	fprintf(f, "{\n \"schema\": \"xdp-sweep/1\",\n \"tool\": \"xdp_sweep\",\n"
 		" \"version\": \"0.1\",\n \"started\": \"2026-12-01T10:00:00Z\",\n"
 		" \"env\": {\"kernel_release\": \"%s\", \"kernel_version\": \"#1\",\n"
@@ -93,6 +89,17 @@ static int write_sweep(const char *path, const struct env *e,
 		fprintf(f, ", \"devs\": [\"eth0\", \"eth1\"], \"driver\": \"%s\"",
 			e->driver);
 	fprintf(f, "},\n \"points\": [");
+}
+
+static int write_sweep(const char *path, const struct env *e,
+		       const struct pt *pts)
+{
+	FILE *f = fopen(path, "w");
+	int i, k;
+
+	if (!f)
+		return -errno;
+	write_head(f, e);
 	for (i = 0; pts[i].action; i++) {
 		fprintf(f, "%s\n  {\"action\": \"%s\", \"mode\": \"%s\", \"size\": %d, \"flows\": %d,\n"
 			"   \"runs\": [", i ? "," : "", pts[i].action,
@@ -103,6 +110,41 @@ static int write_sweep(const char *path, const struct env *e,
 		if (pts[i].failed_run)
 			fprintf(f, ",\n    {\"ok\": false, \"error\": \"e\", \"ns_per_pkt\": 1e6, \"pps\": 1}");
 		fprintf(f, "]}");
+	}
+	fprintf(f, "\n ]\n}\n");
+	return fclose(f) ? -errno : 0;
+}
+
+/*
+ * n points, those of pts over and over, point i at frame size 64 + i, a
+ * member a line (as Python's json.dump(indent=1) writes them: 54 MB for
+ * 100000 of pts_a's)
+ */
+static int write_big_sweep(const char *path, const struct env *e,
+			   const struct pt *pts, int n)
+{
+	FILE *f = fopen(path, "w");
+	const struct pt *p;
+	int i, k, np;
+
+	if (!f)
+		return -errno;
+	for (np = 0; pts[np].action; np++)
+		;
+	write_head(f, e);
+	for (i = 0; i < n; i++) {
+		p = &pts[i % np];
+		fprintf(f, "%s\n  {\n   \"action\": \"%s\",\n   \"mode\": \"%s\",\n"
+			"   \"size\": %d,\n   \"flows\": %d,\n   \"runs\": [",
+			i ? "," : "", p->action, p->mode, 64 + i, p->flows);
+		for (k = 0; k < 5; k++)
+			fprintf(f, "%s\n    {\n     \"ok\": true,\n     \"ns_per_pkt\": %g,\n"
+				"     \"pps\": %.17g\n    }",
+				k ? "," : "", p->ns[k], 1e9 / p->ns[k]);
+		if (p->failed_run)
+			fprintf(f, ",\n    {\n     \"ok\": false,\n     \"error\": \"e\",\n"
+				"     \"ns_per_pkt\": 1e6,\n     \"pps\": 1\n    }");
+		fprintf(f, "\n   ]\n  }");
 	}
 	fprintf(f, "\n ]\n}\n");
 	return fclose(f) ? -errno : 0;
@@ -161,6 +203,29 @@ static int compare(FIXTURE_DATA(cmp) *self, const char *args)
 	snprintf(self->cmd, sizeof(self->cmd), "%s/xdp_compare %s 2>&1", bin(),
 		 args);
 	return run_cmd(self->cmd, self->out, sizeof(self->out));
+}
+
+/*
+ * xdp_compare --json ARGS: its exit status, its stdout parsed into *doc
+ * (NULL when it is no JSON: then the reader's message, and stderr, are in
+ * self->out)
+ */
+static int compare_json(FIXTURE_DATA(cmp) *self, const char *args,
+			struct jr_value **doc)
+{
+	char err[JR_ERRLEN];
+	int rc;
+
+	snprintf(self->cmd, sizeof(self->cmd),
+		 "%s/xdp_compare --json %s 2>%s/stderr", bin(), args, self->dir);
+	rc = run_cmd(self->cmd, self->out, sizeof(self->out));
+	*doc = jt_parse(self->out, err, sizeof(err));
+	if (!*doc) {
+		snprintf(self->cmd, sizeof(self->cmd), "echo '%s'; cat %s/stderr",
+			 err, self->dir);
+		run_cmd(self->cmd, self->out, sizeof(self->out));
+	}
+	return rc;
 }
 
 TEST_F(cmp, deltas)
@@ -334,42 +399,78 @@ TEST_F(cmp, not_a_sweep_missing_file_bad_option)
 	EXPECT_EQ(2, compare(self, args)) TH_LOG("%s", self->out);
 }
 
+/* v rounded to digits decimals, -0 as +0: how the text prints it */
+static double shown(double v, int digits)
+{
+	double m = pow(10, digits);
+
+	return round(v * m) / m + 0.0;
+}
+
 /* --json parses and holds the numbers of the text report */
 TEST_F(cmp, json_output)
 {
-	char cmd[4096], out[4096];
+	static const char labels[][32] = {
+		"XDP_DROP native 64B 1 flow", "XDP_DROP generic 64B 1 flow",
+		"XDP_TX native 64B 1 flow",
+	};
+	const struct jr_value *x, *p;
+	char args[512], line[256];
+	static char text[16384];
+	struct jr_value *d;
+	size_t i;
 
-	snprintf(cmd, sizeof(cmd),
-		 "%s/xdp_compare %s %s > %s/text && %s/xdp_compare --json %s %s > %s/out.json && "
-		 "/usr/bin/python3 - %s <<'EOF' 2>&1\n"
-		 "import json, sys\n"
-		 "d = json.load(open(sys.argv[1] + '/out.json'))\n"
-		 "text = open(sys.argv[1] + '/text').read()\n"
-		 "p = {x['label']: x for x in d['points']}\n"
-		 "assert len(p) == 3, p\n"
-		 "x = p['XDP_DROP native 64B 1 flow']\n"
-		 "close = lambda a, b: abs(a - b) < 1e-3\n"
-		 "assert close(x['delta_ns'], 10) and close(x['delta_pct'], 1000 / 102), x\n"
-		 "assert close(x['delta_tsc_cycles'], 25) and close(x['mpps_delta_pct'], 100 * (102 / 112 - 1)), x\n"
-		 "assert abs(x['ci_lo_ns'] - 7.694) < 0.01 and abs(x['ci_hi_ns'] - 12.306) < 0.01, x\n"
-		 "assert x['significant'] is True and x['a']['runs_ok'] == 5, x\n"
-		 "assert p['XDP_DROP generic 64B 1 flow']['significant'] is False\n"
-		 "t = p['XDP_TX native 64B 1 flow']\n"
-		 "assert t['significant'] is True and t['ci_hi_ns'] < 0 and close(t['delta_ns'], -22), t\n"
-		 "for x in d['points']:\n"
-		 "    s = '%%s: %%+.1f%%%% / %%+.1f ns / %%+.0f TSC cycles' %% (x['label'], x['delta_pct'], x['delta_ns'], x['delta_tsc_cycles'])\n"
-		 "    assert s.replace('-0.0 ', '+0.0 ').replace('-0 ', '+0 ') in text, s\n"
-		 "assert [o['action'] for o in d['only_a']] == ['XDP_PASS'], d['only_a']\n"
-		 "assert [(o['action'], o['size'], o['flows']) for o in d['only_b']] == [('XDP_REDIRECT', 1500, 100)]\n"
-		 "assert d['tsc_ghz'] == 2.5 and d['tsc_ghz_of'] == 'A' and d['forced'] is False\n"
-		 "assert d['ci_level'] == 95, d.get('ci_level')\n"
-		 "assert d['a']['kernel_release'] == '6.18.44-a' and d['b']['file'].endswith('b.json')\n"
-		 "print('ok')\n"
-		 "EOF",
-		 bin(), self->a, self->b, self->dir, bin(), self->a, self->b,
-		 self->dir, self->dir);
-	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_STREQ("ok\n", out);
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	snprintf(text, sizeof(text), "%s", self->out);
+	ASSERT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);
+	ASSERT_NE(NULL, d) TH_LOG("%s", self->out);
+	ASSERT_EQ(3U, jt_len(d, "points"));
+	for (i = 0; i < ARRAY_SIZE(labels); i++) {
+		EXPECT_NE(NULL, jt_find(d, "points", "label", labels[i]))
+			TH_LOG("%s", labels[i]);
+	}
+
+	x = jt_find(d, "points", "label", "XDP_DROP native 64B 1 flow");
+	EXPECT_CLOSE(10, jt_num(x, "delta_ns"), 1e-3);
+	EXPECT_CLOSE(1000.0 / 102, jt_num(x, "delta_pct"), 1e-3);
+	EXPECT_CLOSE(25, jt_num(x, "delta_tsc_cycles"), 1e-3);
+	EXPECT_CLOSE(100 * (102.0 / 112 - 1), jt_num(x, "mpps_delta_pct"), 1e-3);
+	EXPECT_CLOSE(7.694, jt_num(x, "ci_lo_ns"), 0.01);
+	EXPECT_CLOSE(12.306, jt_num(x, "ci_hi_ns"), 0.01);
+	EXPECT_EQ(1, jt_bool(x, "significant"));
+	EXPECT_EQ(5, jt_num(x, "a.runs_ok"));
+	x = jt_find(d, "points", "label", "XDP_DROP generic 64B 1 flow");
+	EXPECT_EQ(0, jt_bool(x, "significant"));
+	x = jt_find(d, "points", "label", "XDP_TX native 64B 1 flow");
+	EXPECT_EQ(1, jt_bool(x, "significant"));
+	EXPECT_GT(0, jt_num(x, "ci_hi_ns"));
+	EXPECT_CLOSE(-22, jt_num(x, "delta_ns"), 1e-3);
+
+	/* the text's numbers are the JSON's */
+	for (i = 0; i < jt_len(d, "points"); i++) {
+		p = jr_at(jt_at(d, "points"), i);
+		snprintf(line, sizeof(line),
+			 "%s: %+.1f%% / %+.1f ns / %+.0f TSC cycles",
+			 jt_strz(p, "label"), shown(jt_num(p, "delta_pct"), 1),
+			 shown(jt_num(p, "delta_ns"), 1),
+			 shown(jt_num(p, "delta_tsc_cycles"), 0));
+		EXPECT_NE(NULL, strstr(text, line)) TH_LOG("%s in %s", line, text);
+	}
+
+	EXPECT_EQ(1U, jt_len(d, "only_a"));
+	EXPECT_STREQ("XDP_PASS", jt_strz(d, "only_a[0].action"));
+	EXPECT_EQ(1U, jt_len(d, "only_b"));
+	EXPECT_STREQ("XDP_REDIRECT", jt_strz(d, "only_b[0].action"));
+	EXPECT_EQ(1500, jt_num(d, "only_b[0].size"));
+	EXPECT_EQ(100, jt_num(d, "only_b[0].flows"));
+	EXPECT_EQ(2.5, jt_num(d, "tsc_ghz"));
+	EXPECT_STREQ("A", jt_strz(d, "tsc_ghz_of"));
+	EXPECT_EQ(0, jt_bool(d, "forced"));
+	EXPECT_EQ(95, jt_num(d, "ci_level"));
+	EXPECT_STREQ("6.18.44-a", jt_strz(d, "a.kernel_release"));
+	EXPECT_STREQ(self->b, jt_strz(d, "b.file"));
+	jr_free(d);
 }
 
 /*
@@ -422,64 +523,6 @@ TEST_F(cmp, guard_unit_and_driver)
 	guard_case(self, _metadata, &e, "driver: A \"veth\", B \"igb\"");
 }
 
-/* Add receive-stack rows (xdp_sweep --rxdrop) to a result: python3 */
-static int add_stacks(const char *path, const char *rows)
-{
-	char cmd[2048];
-
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 - '%s' <<'EOF'\n"
-		 "import json, sys\n"
-		 "d = json.load(open(sys.argv[1]))\n"
-		 "d['stacks'] = [dict(stack='af_xdp', mode=m, benchmark='rxdrop', size=64,\n"
-		 "    runs=[dict(ok=True, ns_per_pkt=n, app_ns_per_pkt=a, pps=1e6) for n in ns])\n"
-		 "    for m, ns, a in %s]\n"
-		 "json.dump(d, open(sys.argv[1], 'w'))\n"
-		 "EOF", path, rows);
-	return system(cmd);
-}
-
-/*
- * AF_XDP rxdrop rows: compared as the points are, NET_RX and the app's
- * time each a row; a row on one side only is listed; a result without
- * stacks against one with them compares the points and lists the rows
- */
-TEST_F(cmp, stack_rows)
-{
-	struct env ea = env_a, eb = env_b;
-	char args[512], r[512];
-
-	ea.unit = eb.unit = "insns";
-	ea.driver = eb.driver = "igb";
-	ASSERT_EQ(0, write_sweep(self->a, &ea, pts_a));
-	ASSERT_EQ(0, write_sweep(self->b, &eb, pts_b));
-	ASSERT_EQ(0, write_sweep(self->c, &eb, pts_b));
-	ASSERT_EQ(0, add_stacks(self->a,
-				"[('native-with-zerocopy', [1000, 1001, 1002, 1003, 1004], 500),"
-				" ('native', [900] * 5, 400)]"));
-	ASSERT_EQ(0, add_stacks(self->b,
-				"[('native-with-zerocopy', [1010, 1011, 1012, 1013, 1014], 500)]"));
-	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
-	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
-	row(self->out, "AF_XDP rxdrop igb native-with-zerocopy 64B:", r, sizeof(r));
-	EXPECT_NE(NULL, strstr(r, "+1.00% / +10.0 insns per packet")) TH_LOG("%s", self->out);
-	row(self->out, "AF_XDP rxdrop igb native-with-zerocopy 64B app:", r, sizeof(r));
-	EXPECT_NE(NULL, strstr(r, "+0.00% / +0.0 insns per packet")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "Only in A (not compared):\n  XDP_PASS igb native 64B 1 flow\n  AF_XDP rxdrop igb native 64B\n"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "5 points compared:")) TH_LOG("%s", self->out);
-	/* --json: the rows say what they are */
-	snprintf(args, sizeof(args), "--json %s %s", self->a, self->b);
-	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"stack\": \"af_xdp\"")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"cost\": \"app\"")) TH_LOG("%s", self->out);
-	/* an older result, without stacks */
-	snprintf(args, sizeof(args), "%s %s", self->c, self->b);
-	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "Only in B (not compared):\n  AF_XDP rxdrop igb native-with-zerocopy 64B\n"))
-		TH_LOG("%s", self->out);
-}
-
 /* Replace the first from in path by to: edits that write_sweep cannot make */
 static int replace_in(const char *path, const char *from, const char *to)
 {
@@ -501,6 +544,102 @@ static int replace_in(const char *path, const char *from, const char *to)
 		return -errno;
 	fprintf(f, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
 	return fclose(f) ? -errno : 0;
+}
+
+/* A receive-stack row (xdp_sweep --rxdrop): AF_XDP rxdrop at 64 bytes */
+struct stk {
+	const char *mode;
+	double ns[5];		/* ns_per_pkt of its runs */
+	double app;		/* app_ns_per_pkt of each */
+};
+
+/* Add rows (up to one with no mode) to the result at path, as "stacks" */
+static int add_stacks(const char *path, const struct stk *rows)
+{
+	char text[4096];
+	size_t n = 0;
+	int i, k;
+
+	n += snprintf(text + n, sizeof(text) - n, "\n ],\n \"stacks\": [");
+	for (i = 0; rows[i].mode && n < sizeof(text); i++) {
+		n += snprintf(text + n, sizeof(text) - n,
+			      "%s\n  {\"stack\": \"af_xdp\", \"mode\": \"%s\", "
+			      "\"benchmark\": \"rxdrop\", \"size\": 64,\n   \"runs\": [",
+			      i ? "," : "", rows[i].mode);
+		for (k = 0; k < 5 && n < sizeof(text); k++)
+			n += snprintf(text + n, sizeof(text) - n,
+				      "%s{\"ok\": true, \"ns_per_pkt\": %g, \"app_ns_per_pkt\": %g, \"pps\": 1e6}",
+				      k ? ", " : "", rows[i].ns[k], rows[i].app);
+		if (n < sizeof(text))
+			n += snprintf(text + n, sizeof(text) - n, "]}");
+	}
+	if (n < sizeof(text))
+		n += snprintf(text + n, sizeof(text) - n, "\n ]\n}\n");
+	if (n >= sizeof(text))
+		return -ENOSPC;
+	/* write_sweep's end, "points" closed */
+	return replace_in(path, "\n ]\n}\n", text);
+}
+
+/*
+ * AF_XDP rxdrop rows: compared as the points are, NET_RX and the app's
+ * time each a row; a row on one side only is listed; a result without
+ * stacks against one with them compares the points and lists the rows
+ */
+TEST_F(cmp, stack_rows)
+{
+	static const struct stk stacks_a[] = {
+		{ "native-with-zerocopy", { 1000, 1001, 1002, 1003, 1004 }, 500 },
+		{ "native", { 900, 900, 900, 900, 900 }, 400 },
+		{}
+	};
+	static const struct stk stacks_b[] = {
+		{ "native-with-zerocopy", { 1010, 1011, 1012, 1013, 1014 }, 500 },
+		{}
+	};
+	static const char zc[] = "AF_XDP rxdrop igb native-with-zerocopy 64B";
+	struct env ea = env_a, eb = env_b;
+	const struct jr_value *p;
+	char args[512], r[512];
+	struct jr_value *d;
+
+	ea.unit = eb.unit = "insns";
+	ea.driver = eb.driver = "igb";
+	ASSERT_EQ(0, write_sweep(self->a, &ea, pts_a));
+	ASSERT_EQ(0, write_sweep(self->b, &eb, pts_b));
+	ASSERT_EQ(0, write_sweep(self->c, &eb, pts_b));
+	ASSERT_EQ(0, add_stacks(self->a, stacks_a));
+	ASSERT_EQ(0, add_stacks(self->b, stacks_b));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	row(self->out, "AF_XDP rxdrop igb native-with-zerocopy 64B:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+1.00% / +10.0 insns per packet")) TH_LOG("%s", self->out);
+	row(self->out, "AF_XDP rxdrop igb native-with-zerocopy 64B app:", r, sizeof(r));
+	EXPECT_NE(NULL, strstr(r, "+0.00% / +0.0 insns per packet")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Only in A (not compared):\n  XDP_PASS igb native 64B 1 flow\n  AF_XDP rxdrop igb native 64B\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "5 points compared:")) TH_LOG("%s", self->out);
+	/* --json: the rows say what they are */
+	ASSERT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);
+	ASSERT_NE(NULL, d) TH_LOG("%s", self->out);
+	EXPECT_EQ(5U, jt_len(d, "points"));
+	p = jt_find(d, "points", "label", zc);
+	EXPECT_STREQ("af_xdp", jt_strz(p, "stack"));
+	EXPECT_STREQ("native-with-zerocopy", jt_strz(p, "mode"));
+	EXPECT_EQ(64, jt_num(p, "size"));
+	EXPECT_STREQ("net_rx", jt_strz(p, "cost"));
+	snprintf(r, sizeof(r), "%s app", zc);
+	p = jt_find(d, "points", "label", r);
+	EXPECT_STREQ("af_xdp", jt_strz(p, "stack"));
+	EXPECT_STREQ("app", jt_strz(p, "cost"));
+	EXPECT_STREQ("XDP_DROP", jt_strz(jt_find(d, "points", "cost", "net_rx"),
+					 "action"));
+	jr_free(d);
+	/* an older result, without stacks */
+	snprintf(args, sizeof(args), "%s %s", self->c, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Only in B (not compared):\n  AF_XDP rxdrop igb native-with-zerocopy 64B\n"))
+		TH_LOG("%s", self->out);
 }
 
 /* B with from replaced by to: refused (1), "B: what" said */
@@ -680,15 +819,7 @@ TEST_F_TIMEOUT(cmp, large_file, 120)
 	struct stat st;
 
 	snprintf(big, sizeof(big), "%s/big.json", self->dir);
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 - '%s' '%s' <<'EOF'\n"
-		 "import json, sys\n"
-		 "d = json.load(open(sys.argv[1]))\n"
-		 "p = d['points']\n"
-		 "d['points'] = [dict(p[i %% len(p)], size=64 + i) for i in range(100000)]\n"
-		 "json.dump(d, open(sys.argv[2], 'w'), indent=1)\n"
-		 "EOF", self->a, big);
-	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, write_big_sweep(big, &env_a, pts_a, 100000));
 	ASSERT_EQ(0, stat(big, &st));
 	EXPECT_LT(50000000, st.st_size);
 	/* ASan reserves terabytes of shadow: no address-space limit then */
@@ -907,19 +1038,42 @@ TEST_F(cmp, expect_no_ok_runs)
 /* --json: the rule, the room and the verdict of each row; exit status the same */
 TEST_F(cmp, expect_json)
 {
-	EXPECT_EQ(3, expect(self, "--json --expect 'XDP_DROP native*=+9' --expect 'XDP_TX*=cheaper'"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"expect\": \"XDP_DROP native*=+9\",\n   \"allowed\": 0,\n   \"as_expected\": false"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"expect\": null,\n   \"allowed\": null,\n   \"as_expected\": null"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"expect\": \"XDP_TX*=cheaper\",\n   \"allowed\": 0,\n   \"as_expected\": true"))
-		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"as_expected\": false,\n \"expect_unmatched\": []"))
-		TH_LOG("%s", self->out);
-	EXPECT_EQ(0, expect(self, "--json --expect 'XDP_DROP native*=+10'")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"as_expected\": true,\n \"expect_unmatched\": []"))
-		TH_LOG("%s", self->out);
+	const struct jr_value *p;
+	struct jr_value *d;
+	char args[768];
+
+	snprintf(args, sizeof(args),
+		 "--expect 'XDP_DROP native*=+9' --expect 'XDP_TX*=cheaper' %s %s",
+		 self->a, self->b);
+	EXPECT_EQ(3, compare_json(self, args, &d)) TH_LOG("%s", self->out);
+	ASSERT_NE(NULL, d) TH_LOG("%s", self->out);
+	EXPECT_EQ(3U, jt_len(d, "points"));
+	p = jt_find(d, "points", "label", "XDP_DROP native 64B 1 flow");
+	EXPECT_STREQ("XDP_DROP native*=+9", jt_strz(p, "expect"));
+	EXPECT_EQ(0, jt_num(p, "allowed"));
+	EXPECT_EQ(0, jt_bool(p, "as_expected"));
+	/* no rule: shown, not judged */
+	p = jt_find(d, "points", "label", "XDP_DROP generic 64B 1 flow");
+	EXPECT_TRUE(jt_null(p, "expect"));
+	EXPECT_TRUE(jt_null(p, "allowed"));
+	EXPECT_TRUE(jt_null(p, "as_expected"));
+	p = jt_find(d, "points", "label", "XDP_TX native 64B 1 flow");
+	EXPECT_STREQ("XDP_TX*=cheaper", jt_strz(p, "expect"));
+	EXPECT_EQ(0, jt_num(p, "allowed"));
+	EXPECT_EQ(1, jt_bool(p, "as_expected"));
+	EXPECT_EQ(0, jt_bool(d, "as_expected"));
+	EXPECT_TRUE(jt_is(d, "expect_unmatched", JR_ARRAY));
+	EXPECT_EQ(0U, jt_len(d, "expect_unmatched"));
+	jr_free(d);
+
+	snprintf(args, sizeof(args), "--expect 'XDP_DROP native*=+10' %s %s",
+		 self->a, self->b);
+	EXPECT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);
+	ASSERT_NE(NULL, d) TH_LOG("%s", self->out);
+	EXPECT_EQ(1, jt_bool(d, "as_expected"));
+	EXPECT_TRUE(jt_is(d, "expect_unmatched", JR_ARRAY));
+	EXPECT_EQ(0U, jt_len(d, "expect_unmatched"));
+	jr_free(d);
 }
 
 /* A rule that is not one: bad usage (2), the rule named */

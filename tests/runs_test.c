@@ -11,6 +11,7 @@
  *   and its report says so; a script holding the lock passes it on.
  */
 #include <errno.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "run_cmd.h"
+#include "out_check.h"
 
 static double now_s(void)
 {
@@ -151,10 +152,18 @@ TEST_F(sig, sigterm)
 	stopped(self, _metadata, variant, SIGTERM);
 	/* xdp_sweep writes what it measured, marked */
 	if (strstr(variant->cmd, "xdp_sweep")) {
-		char out[256];
+		char pat[128], err[JR_ERRLEN];
+		struct jr_value *d;
+		glob_t g;
 
-		EXPECT_EQ(0, run_cmd("grep -l '\"interrupted\": true' $DIR/sweep-*.json",
-				     out, sizeof(out))) TH_LOG("%s", self->out);
+		snprintf(pat, sizeof(pat), "%s/sweep-*.json", self->dir);
+		ASSERT_EQ(0, glob(pat, 0, NULL, &g)) TH_LOG("%s", self->out);
+		EXPECT_EQ(1U, g.gl_pathc);
+		d = jt_parse_file(g.gl_pathv[0], err, sizeof(err));
+		EXPECT_NE(NULL, d) TH_LOG("%s", err);
+		EXPECT_EQ(1, jt_bool(d, "interrupted")) TH_LOG("%s", g.gl_pathv[0]);
+		jr_free(d);
+		globfree(&g);
 	}
 }
 
@@ -350,23 +359,38 @@ TEST_F(lock, second_run_waits)
  */
 TEST_F(lock, allow_concurrent)
 {
-	char first[4096];
+	char first[4096], err[JR_ERRLEN], said[4096];
+	struct jr_value *d;
 
 	EXPECT_EQ(0, run_cmd("f=$(mktemp); $BIN/xdp_trafficgen -d 4 -j > $f & p=$!; sleep 1.5; "
-			     "$BIN/xdp_rxq_info -d 1 --no-prog-cost --allow-concurrent -j 2>&1; "
+			     "$BIN/xdp_rxq_info -d 1 --no-prog-cost --allow-concurrent -j "
+			     "2>$XDP_COST_LOCK.err; "
 			     "rc=$?; wait $p; cp $f $XDP_COST_LOCK.first; rm $f; exit $rc",
 			     self->out, sizeof(self->out))) TH_LOG("%s", self->out);
-	EXPECT_EQ(NULL, strstr(self->out, "waiting")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"run_lock\":\"concurrent-seen\""))
-		TH_LOG("%s", self->out);
+	EXPECT_EQ(0, run_cmd("cat $XDP_COST_LOCK.err; rm -f $XDP_COST_LOCK.err",
+			     said, sizeof(said)));
+	EXPECT_EQ(NULL, strstr(said, "waiting")) TH_LOG("%s", said);
+	d = jt_parse(self->out, err, sizeof(err));
+	ASSERT_NE(NULL, d) TH_LOG("%s: %s", err, self->out);
+	EXPECT_STREQ("concurrent-seen", jt_strz(d, "run_lock")) TH_LOG("%s", self->out);
+	jr_free(d);
 	EXPECT_EQ(0, run_cmd("cat $XDP_COST_LOCK.first; rm -f $XDP_COST_LOCK.first $XDP_COST_LOCK.beside",
 			     first, sizeof(first)));
-	EXPECT_NE(NULL, strstr(first, "\"run_lock\":\"exclusive-overlapped\""))
-		TH_LOG("%s", first);
-	/* and alone: allowed, nobody seen, still not "exclusive" */
+	d = jt_parse(first, err, sizeof(err));
+	ASSERT_NE(NULL, d) TH_LOG("%s: %s", err, first);
+	EXPECT_STREQ("exclusive-overlapped", jt_strz(d, "run_lock")) TH_LOG("%s", first);
+	jr_free(d);
+	/* and alone: allowed, nobody seen, still not "exclusive"; said so */
+	EXPECT_EQ(0, run_cmd("$BIN/xdp_trafficgen -n 1000 --allow-concurrent -j 2>/dev/null",
+			     self->out, sizeof(self->out)));
+	d = jt_parse(self->out, err, sizeof(err));
+	ASSERT_NE(NULL, d) TH_LOG("%s: %s", err, self->out);
+	EXPECT_STREQ("concurrent-allowed", jt_strz(d, "run_lock")) TH_LOG("%s", self->out);
+	jr_free(d);
 	EXPECT_EQ(0, run_cmd("$BIN/xdp_trafficgen -n 1000 --allow-concurrent 2>&1",
 			     self->out, sizeof(self->out)));
-	EXPECT_NE(NULL, strstr(self->out, "WARNING       run with --allow-concurrent: no other measuring run was seen"))
+	EXPECT_TRUE(has_words(self->out,
+			      "WARNING run with --allow-concurrent: no other measuring run was seen"))
 		TH_LOG("%s", self->out);
 }
 
@@ -376,11 +400,16 @@ TEST_F(lock, allow_concurrent)
  */
 TEST_F(lock, inherited)
 {
+	char err[JR_ERRLEN];
+	struct jr_value *d;
+
 	EXPECT_EQ(0, run_cmd("exec 9>>$XDP_COST_LOCK; flock 9; "
-			     "XDP_COST_LOCK_FD=9 timeout 20 $BIN/xdp_trafficgen -n 1000 -j 2>&1",
+			     "XDP_COST_LOCK_FD=9 timeout 20 $BIN/xdp_trafficgen -n 1000 -j",
 			     self->out, sizeof(self->out))) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "\"run_lock\":\"exclusive\""))
-		TH_LOG("%s", self->out);
+	d = jt_parse(self->out, err, sizeof(err));
+	ASSERT_NE(NULL, d) TH_LOG("%s: %s", err, self->out);
+	EXPECT_STREQ("exclusive", jt_strz(d, "run_lock")) TH_LOG("%s", self->out);
+	jr_free(d);
 	EXPECT_EQ(124, run_cmd("exec 9>>$XDP_COST_LOCK; flock 9; "
 			       "timeout 3 $BIN/xdp_trafficgen -n 1000 2>&1",
 			       self->out, sizeof(self->out))) TH_LOG("%s", self->out);

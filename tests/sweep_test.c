@@ -14,19 +14,10 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "run_cmd.h"
+#include "out_check.h"
 #include "sweep_result.h"
 
-/* A number of v by a path of keys, "mpps.ci95_lo"; NaN when not there */
-static double num(const struct jr_value *v, const char *path)
-{
-	char key[64], *dot;
-
-	snprintf(key, sizeof(key), "%s", path);
-	for (dot = strtok(key, "."); dot && v; dot = strtok(NULL, "."))
-		v = jr_get(v, dot);
-	return v ? jr_num(v) : NAN;
-}
+#define SCHEMA	"Documentation/sweep.schema.json"
 
 /* The sum of key over a row's runs */
 static double sum_runs(const struct jr_value *p, const char *key)
@@ -52,50 +43,16 @@ static const char *str(const struct jr_value *v, const char *key)
 }
 
 /*
- * A line of out whose first words are those of want (words: split at
- * white space, so that the columns' widths do not matter)
- */
-static bool has_row(const char *out, const char *want)
-{
-	char line[512], w[256], *save1, *save2, *a, *b;
-	const char *p = out, *nl;
-
-	for (; *p; p = nl + 1) {
-		nl = strchrnul(p, '\n');
-		snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
-		snprintf(w, sizeof(w), "%s", want);
-		a = strtok_r(line, " \t", &save1);
-		b = strtok_r(w, " \t", &save2);
-		while (a && b && !strcmp(a, b)) {
-			a = strtok_r(NULL, " \t", &save1);
-			b = strtok_r(NULL, " \t", &save2);
-		}
-		if (!b)
-			return true;
-		if (!*nl)
-			break;
-	}
-	return false;
-}
-
-/*
- * path valid against the schema (python3-jsonschema, make deps), then
- * read back by lib/sweep_result into d: 0, or why not in msg
+ * path valid against the schema, then read back by lib/sweep_result into
+ * d: 0, or why not in msg
  */
 static int load_result(const char *path, struct sweep_doc *d, char *msg,
 		       size_t len)
 {
-	char cmd[1024];
-	int ret;
+	int ret = jt_schema_check(path, "", NULL, SCHEMA, "", msg, len);
 
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 -c 'import json, sys, jsonschema; "
-		 "jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); "
-		 "print(\"valid\")' '%s' Documentation/sweep.schema.json 2>&1",
-		 path);
-	ret = run_cmd(cmd, msg, len);
-	if (ret || strcmp(msg, "valid\n"))
-		return ret ?: -1;
+	if (ret)
+		return ret;
 	snprintf(msg, len, "%s: not read back (see above)", path);
 	ret = sweep_doc_load(d, "sweep_test", path, JR_MAX_INPUT);
 	if (ret)
@@ -163,14 +120,14 @@ TEST_F(sweep, json_valid_and_complete)
 		snprintf(key, sizeof(key), "%s %s", str(p, "action"), str(p, "mode"));
 		EXPECT_STREQ(want[i], key);
 		EXPECT_EQ(3U, jr_len(jr_get(p, "runs"))) TH_LOG("%s", key);
-		EXPECT_EQ(3, num(p, "runs_ok")) TH_LOG("%s", key);
-		EXPECT_EQ(sum_runs(p, "packets"), num(p, "counted")) TH_LOG("%s", key);
-		EXPECT_LT(0, num(p, "counted")) TH_LOG("%s", key);
-		EXPECT_LT(0, num(p, "ns_per_pkt.median")) TH_LOG("%s", key);
-		EXPECT_EQ(64, num(p, "size"));
-		EXPECT_EQ(1, num(p, "flows"));
+		EXPECT_EQ(3, jt_num(p, "runs_ok")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(p, "packets"), jt_num(p, "counted")) TH_LOG("%s", key);
+		EXPECT_LT(0, jt_num(p, "counted")) TH_LOG("%s", key);
+		EXPECT_LT(0, jt_num(p, "ns_per_pkt.median")) TH_LOG("%s", key);
+		EXPECT_EQ(64, jt_num(p, "size"));
+		EXPECT_EQ(1, jt_num(p, "flows"));
 	}
-	EXPECT_EQ(3, num(d.opts, "repeat"));
+	EXPECT_EQ(3, jt_num(d.opts, "repeat"));
 	sweep_doc_free(&d);
 }
 
@@ -187,8 +144,8 @@ TEST_F(sweep, table_and_plot)
 		const struct jr_value *p = sweep_doc_point(&d, i);
 
 		snprintf(row, sizeof(row), "%s %s %.0f %.0f", str(p, "action"),
-			 str(p, "mode"), num(p, "size"), num(p, "flows"));
-		EXPECT_TRUE(has_row(self->out, row)) TH_LOG("%s in %s", row, self->out);
+			 str(p, "mode"), jt_num(p, "size"), jt_num(p, "flows"));
+		EXPECT_TRUE(has_words(self->out, row)) TH_LOG("%s in %s", row, self->out);
 	}
 	sweep_doc_free(&d);
 	EXPECT_NE(NULL, strstr(self->out, "cycles are TSC cycles at"));
@@ -200,27 +157,19 @@ TEST_F(sweep, table_and_plot)
 /* The schema is not vacuous: the same result less a required field fails */
 TEST_F(sweep, schema_rejects_incomplete)
 {
-	char cmd[2048], out[4096];
+	static const char cuts[][32] = {
+		"env", "points[0].ns_per_pkt", "points[0].runs[0].packets",
+	};
+	char out[4096];
+	size_t i;
 
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 - '%s' Documentation/sweep.schema.json <<'EOF' 2>&1\n"
-		 "import json, sys, jsonschema\n"
-		 "schema = json.load(open(sys.argv[2]))\n"
-		 "for cut in (('env',), ('points', 0, 'ns_per_pkt'), ('points', 0, 'runs', 0, 'packets')):\n"
-		 "    doc = json.load(open(sys.argv[1]))\n"
-		 "    d = doc\n"
-		 "    for k in cut[:-1]:\n"
-		 "        d = d[k]\n"
-		 "    del d[cut[-1]]\n"
-		 "    try:\n"
-		 "        jsonschema.validate(doc, schema)\n"
-		 "        print('accepted without', cut)\n"
-		 "    except jsonschema.ValidationError:\n"
-		 "        pass\n"
-		 "print('done')\n"
-		 "EOF", self->json);
-	EXPECT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_STREQ("done\n", out);
+	ASSERT_EQ(0, jt_schema_check(self->json, "", NULL, SCHEMA, "", out,
+				     sizeof(out))) TH_LOG("%s", out);
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
+		EXPECT_EQ(1, jt_schema_check(self->json, "", cuts[i], SCHEMA,
+					     "", out, sizeof(out)))
+			TH_LOG("without %s: %s", cuts[i], out);
+	}
 }
 
 FIXTURE(stacks) {
@@ -275,8 +224,9 @@ TEST_F_TIMEOUT(stacks, rows, 150)
 		 "%s/xdp_sweep --stacks --repeat 3 --duration 0.2 --warmup 0.05 --out %s 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	for (i = 0; i < ARRAY_SIZE(rows); i++)
-		EXPECT_TRUE(has_row(out, rows[i])) TH_LOG("%s in %s", rows[i], out);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		EXPECT_TRUE(has_words(out, rows[i])) TH_LOG("%s in %s", rows[i], out);
+	}
 	ASSERT_EQ(0, load_result(last_line(out), &d, valid, sizeof(valid)))
 		TH_LOG("%s", valid);
 	EXPECT_EQ(0U, d.npoints);
@@ -287,14 +237,14 @@ TEST_F_TIMEOUT(stacks, rows, 150)
 
 		snprintf(key, sizeof(key), "%s %s", str(s, "stack"), str(s, "mode"));
 		EXPECT_STREQ(want[i], key);
-		EXPECT_EQ(3, num(s, "runs_ok")) TH_LOG("%s", key);
+		EXPECT_EQ(3, jt_num(s, "runs_ok")) TH_LOG("%s", key);
 		EXPECT_EQ(3U, jr_len(jr_get(s, "runs"))) TH_LOG("%s", key);
-		EXPECT_EQ(sum_runs(s, "packets"), num(s, "counted")) TH_LOG("%s", key);
-		EXPECT_LT(0, num(s, "counted")) TH_LOG("%s", key);
-		EXPECT_LE(num(s, "mpps.ci95_lo"), num(s, "mpps.median")) TH_LOG("%s", key);
-		EXPECT_LE(num(s, "mpps.median"), num(s, "mpps.ci95_hi")) TH_LOG("%s", key);
-		EXPECT_EQ(sum_runs(s, "disturbed"), num(s, "runs_disturbed")) TH_LOG("%s", key);
-		EXPECT_EQ(sum_runs(s, "socket_drops"), num(s, "lost")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(s, "packets"), jt_num(s, "counted")) TH_LOG("%s", key);
+		EXPECT_LT(0, jt_num(s, "counted")) TH_LOG("%s", key);
+		EXPECT_LE(jt_num(s, "mpps.ci95_lo"), jt_num(s, "mpps.median")) TH_LOG("%s", key);
+		EXPECT_LE(jt_num(s, "mpps.median"), jt_num(s, "mpps.ci95_hi")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(s, "disturbed"), jt_num(s, "runs_disturbed")) TH_LOG("%s", key);
+		EXPECT_EQ(sum_runs(s, "socket_drops"), jt_num(s, "lost")) TH_LOG("%s", key);
 	}
 	sweep_doc_free(&d);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
@@ -323,9 +273,9 @@ TEST_F_TIMEOUT(stacks, rxdrop_counted, 150)
 		 "%s/xdp_sweep --rxdrop copy,zc --count 2000 --rxdrop-count 5000 --rxdrop-rate 200000 --actions XDP_DROP --modes native --sizes 64 --repeat 2 --no-plot --out %s 2>/dev/null",
 		 bin, dir);
 	ASSERT_EQ(0, run_cmd(cmd, out, sizeof(out))) TH_LOG("%s", out);
-	EXPECT_TRUE(has_row(out, "XDP_DROP native 64")) TH_LOG("%s", out);
-	EXPECT_TRUE(has_row(out, "AF_XDP native 64"));
-	EXPECT_TRUE(has_row(out, "AF_XDP native-with-zerocopy"));
+	EXPECT_TRUE(has_words(out, "XDP_DROP native 64")) TH_LOG("%s", out);
+	EXPECT_TRUE(has_words(out, "AF_XDP native 64"));
+	EXPECT_TRUE(has_words(out, "AF_XDP native-with-zerocopy"));
 	ASSERT_EQ(0, load_result(last_line(out), &d, valid, sizeof(valid)))
 		TH_LOG("%s", valid);
 	ASSERT_EQ(1U, d.npoints);
@@ -338,24 +288,24 @@ TEST_F_TIMEOUT(stacks, rxdrop_counted, 150)
 	EXPECT_STREQ("af_xdp", str(zc, "stack"));
 	EXPECT_STREQ("native-with-zerocopy", str(zc, "mode"));
 	EXPECT_EQ(1, jr_bool(jr_get(s, "app_poll")));
-	EXPECT_EQ(2, num(s, "runs_ok"));
-	EXPECT_EQ(200000, num(s, "rate_pps"));
-	EXPECT_EQ(0, num(d.opts, "rate_pps"));
-	EXPECT_EQ(5000, num(s, "count"));
-	EXPECT_EQ(2000, num(d.opts, "count"));
-	EXPECT_EQ(2 * 2000, num(sweep_doc_point(&d, 0), "counted"));
-	EXPECT_EQ(0, num(s, "lost"));
-	EXPECT_EQ(10000, num(s, "counted"));
-	EXPECT_EQ(10000, num(s, "sent"));
+	EXPECT_EQ(2, jt_num(s, "runs_ok"));
+	EXPECT_EQ(200000, jt_num(s, "rate_pps"));
+	EXPECT_EQ(0, jt_num(d.opts, "rate_pps"));
+	EXPECT_EQ(5000, jt_num(s, "count"));
+	EXPECT_EQ(2000, jt_num(d.opts, "count"));
+	EXPECT_EQ(2 * 2000, jt_num(sweep_doc_point(&d, 0), "counted"));
+	EXPECT_EQ(0, jt_num(s, "lost"));
+	EXPECT_EQ(10000, jt_num(s, "counted"));
+	EXPECT_EQ(10000, jt_num(s, "sent"));
 	runs = jr_get(s, "runs");
 	ASSERT_EQ(2U, jr_len(runs));
 	for (i = 0; i < jr_len(runs); i++) {
-		EXPECT_EQ(5000, num(jr_at(runs, i), "packets"));
-		EXPECT_EQ(0, num(jr_at(runs, i), "lost"));
+		EXPECT_EQ(5000, jt_num(jr_at(runs, i), "packets"));
+		EXPECT_EQ(0, jt_num(jr_at(runs, i), "lost"));
 	}
-	EXPECT_LT(0, num(s, "ns_per_pkt.median"));
-	EXPECT_LT(0, num(s, "app_ns_per_pkt.median"));
-	EXPECT_EQ(0, num(zc, "runs_ok"));
+	EXPECT_LT(0, jt_num(s, "ns_per_pkt.median"));
+	EXPECT_LT(0, jt_num(s, "app_ns_per_pkt.median"));
+	EXPECT_EQ(0, jt_num(zc, "runs_ok"));
 	EXPECT_NE(NULL, jr_str(jr_get(jr_at(jr_get(zc, "runs"), 0), "error")));
 	sweep_doc_free(&d);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
