@@ -1076,6 +1076,10 @@ static int run_begin(struct xsk_bench *b, struct run_state *s,
 	s->g.o.cpu = b->o.gen_cpu;
 	ret = tgen_thread_start(&s->g, b->env, err);
 	if (ret) {
+		/* the window is open: close what window_open() started */
+		icount_window_stop(b->window);
+		if (b->o.prof)
+			prof_disable(b->o.prof);
 		if (b->sirq)
 			sirq_watch(b->sirq, 0);
 		free(s->sc0);
