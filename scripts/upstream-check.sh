@@ -105,7 +105,8 @@ if [ $build -eq 1 ]; then
 	tree_at_baseline "$out/ksft-up"
 	make -s -C "$out/ksft-up" headers_install >"$out/ksft-up.log" 2>&1 ||
 		die "headers_install failed, see $out/ksft-up.log"
-	make -s -C "$out/ksft-up/tools/testing/selftests/net/lib" >>"$out/ksft-up.log" 2>&1 ||
+	make -s -C "$out/ksft-up/tools/testing/selftests/net/lib" \
+		OUTPUT="$out/ksft-up/tools/testing/selftests/net/lib" >>"$out/ksft-up.log" 2>&1 ||
 		die "make -C tools/testing/selftests/net/lib failed, see $out/ksft-up.log"
 	"$top/scripts/upstream-xsk-build.sh" "$out/ksft-up" "$out/xsk"
 	# The tree with patches/xdp-py/

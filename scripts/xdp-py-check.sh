@@ -72,7 +72,8 @@ say "checkpatch --strict: clean (${#series[@]} patches)"
 # 3. the selftests build
 make -s -C "$wt" headers_install >"$wt/headers.log" 2>&1 ||
 	die "make headers_install failed, see $wt/headers.log"
-make -s -C "$wt/tools/testing/selftests/net/lib" >"$wt/net-lib.log" 2>&1 ||
+make -s -C "$wt/tools/testing/selftests/net/lib" \
+	OUTPUT="$wt/tools/testing/selftests/net/lib" >"$wt/net-lib.log" 2>&1 ||
 	{ tail -20 "$wt/net-lib.log" >&2; die "make -C tools/testing/selftests/net/lib failed"; }
 [ -f "$wt/tools/testing/selftests/net/lib/xdp_native.bpf.o" ] ||
 	die "xdp_native.bpf.o was not built"
