@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "cpustat.h"
 #include "measure.h"
@@ -82,6 +83,18 @@ int load_snap_take(struct load_snap *s, struct sirq *sq,
 	return 0;
 }
 
+int load_snap_children(struct load_snap *s)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return -errno;
+	s->children_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+			 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+	s->children = true;
+	return 0;
+}
+
 bool load_check(const struct load_snap *a, const struct load_snap *b,
 		const struct load_thread *th, int nth, double max_frac,
 		struct load_report *r)
@@ -115,6 +128,10 @@ bool load_check(const struct load_snap *a, const struct load_snap *b,
 			r->unpinned_ns += d;
 			all_pinned = false;
 		}
+	}
+	if (a->children && b->children) {
+		r->unpinned_ns += (double)(b->children_ns - a->children_ns);
+		all_pinned = false;
 	}
 	for (c = 0; c < r->ncpus; c++) {
 		struct load_cpu *lc = &r->cpu[c];

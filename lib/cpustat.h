@@ -58,11 +58,22 @@ struct load_snap {
 	struct cpu_times cpu[CPUSTAT_MAX_CPUS];
 	struct sirq_cpu sirq[CPUSTAT_MAX_CPUS];
 	__u64 thread_ns[LOAD_MAX_THREADS];
+	bool children;		/* children_ns taken (load_snap_children()) */
+	__u64 children_ns;	/* CPU time of the waited-for descendants */
 };
 
 /* One end of a window; sq may be NULL (no softirq is then subtracted) */
 int load_snap_take(struct load_snap *s, struct sirq *sq,
 		   const struct load_thread *th, int nth);
+
+/*
+ * And the CPU time of the process's descendants that have been waited for
+ * (getrusage(RUSAGE_CHILDREN): utime + stime, whose sum is the exact
+ * runtime, softirqs in their context included).  When both ends have it,
+ * load_check() counts the difference as unpinned named time: for a tool
+ * that runs a command and asks how much else ran beside it.  0 or -errno.
+ */
+int load_snap_children(struct load_snap *s);
 
 struct load_cpu {
 	double busy_ns;
@@ -76,7 +87,7 @@ struct load_report {
 	int ncpus;
 	double window_ns;
 	struct load_cpu cpu[CPUSTAT_MAX_CPUS];
-	double unpinned_ns;	/* unpinned named threads */
+	double unpinned_ns;	/* unpinned named threads, and children */
 	double unexplained_ns;	/* sum over CPUs, minus unpinned_ns */
 	double worst_frac;	/* largest unexplained / window that decided */
 	int worst_cpu;		/* its CPU, or -1 for the sum */

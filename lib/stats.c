@@ -92,11 +92,31 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* The median of n values drawn from s[0..n-1] with replacement; r: n */
+static double resampled_median(const double *s, size_t n, double *r,
+			       uint64_t *st)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		r[i] = s[splitmix64(st) % n];
+	qsort(r, n, sizeof(*r), cmp_double);
+	return median_sorted(r, n);
+}
+
+/* 2.5th and 97.5th percentiles of the STATS_BOOT_B values v (sorted here) */
+static void boot_percentiles(double *v, double *lo, double *hi)
+{
+	qsort(v, STATS_BOOT_B, sizeof(*v), cmp_double);
+	*lo = v[(size_t)(0.025 * STATS_BOOT_B)];
+	*hi = v[(size_t)ceil(0.975 * STATS_BOOT_B) - 1];
+}
+
 static int bootstrap_ci(const double *s, size_t n, double *lo, double *hi)
 {
-	double *meds, *r;
 	uint64_t st = STATS_BOOT_SEED;
-	size_t b, i;
+	double *meds, *r;
+	size_t b;
 
 	meds = malloc(STATS_BOOT_B * sizeof(*meds));
 	r = malloc(n * sizeof(*r));
@@ -105,16 +125,39 @@ static int bootstrap_ci(const double *s, size_t n, double *lo, double *hi)
 		free(r);
 		return -ENOMEM;
 	}
-	for (b = 0; b < STATS_BOOT_B; b++) {
-		for (i = 0; i < n; i++)
-			r[i] = s[splitmix64(&st) % n];
-		qsort(r, n, sizeof(*r), cmp_double);
-		meds[b] = median_sorted(r, n);
-	}
-	qsort(meds, STATS_BOOT_B, sizeof(*meds), cmp_double);
-	*lo = meds[(size_t)(0.025 * STATS_BOOT_B)];
-	*hi = meds[(size_t)ceil(0.975 * STATS_BOOT_B) - 1];
+	for (b = 0; b < STATS_BOOT_B; b++)
+		meds[b] = resampled_median(s, n, r, &st);
+	boot_percentiles(meds, lo, hi);
 	free(meds);
+	free(r);
+	return 0;
+}
+
+int stats_boot_medians2(const double *a, size_t na, const double *b,
+			size_t nb, double (*f)(double ma, double mb),
+			double *lo, double *hi)
+{
+	uint64_t st = STATS_BOOT_SEED;
+	double *v, *r;
+	size_t i;
+
+	*lo = *hi = NAN;
+	if (na < 3 || nb < 3)
+		return -EINVAL;
+	v = malloc(STATS_BOOT_B * sizeof(*v));
+	r = malloc((na > nb ? na : nb) * sizeof(*r));
+	if (!v || !r) {
+		free(v);
+		free(r);
+		return -ENOMEM;
+	}
+	for (i = 0; i < STATS_BOOT_B; i++) {
+		double ma = resampled_median(a, na, r, &st);
+
+		v[i] = f(ma, resampled_median(b, nb, r, &st));
+	}
+	boot_percentiles(v, lo, hi);
+	free(v);
 	free(r);
 	return 0;
 }

@@ -58,6 +58,20 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s);
 const char *stats_ci_method_name(enum stats_ci_method m);
 
 /*
+ * Two samples (two tools' runs): a 95% bootstrap percentile interval of
+ * f(median(a), median(b)), e.g. the ratio of the medians.  STATS_BOOT_B
+ * times, a and b are resampled apart (with replacement, each its own
+ * size; the fixed seed, so the same output everywhere) and f taken of the
+ * two resampled medians; the 2.5th and 97.5th percentiles of those.  With
+ * 3..5 runs a side its coverage is below the nominal 95%, as the one
+ * sample's above is.  0, or -EINVAL (lo, hi NaN) when a sample has fewer
+ * than 3 values, -ENOMEM.
+ */
+int stats_boot_medians2(const double *a, size_t na, const double *b,
+			size_t nb, double (*f)(double ma, double mb),
+			double *lo, double *hi);
+
+/*
  * Welch's t-test of mean(b) - mean(a) (B against A), unequal variances,
  * Welch-Satterthwaite degrees of freedom.  distinct: 0 lies outside the 95%
  * CI of the difference (equivalently p < 0.05).

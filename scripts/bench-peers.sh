@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-peers.sh [RUNS] - compare the project's tools with xdp-tools on the
-# same veth pair, same traffic, same run:
+# bench-peers.sh [--help] [RUNS] - compare the project's tools with
+# xdp-tools on the same veth pair, same traffic, same run:
 #
 #   1. generators into one receiver (xdp-bench drop): xdp_trafficgen vs
 #      xdp-trafficgen udp, rate as the receiver counts it;
@@ -10,77 +10,144 @@
 #      xdp-bench, for drop, tx, pass and redirect (devmap);
 #   3. the cost measurement's own price (xdp_rxq_info with and without);
 #   4. AF_XDP rxdrop in native copy mode on one generator: xdpsock -i vs
-#      xdp-bench xsk-drop -C copy -A native, spinning on the ring and,
-#      when xdpsock has a poll mode, in poll() (-p) as well; the ratio.
+#      xdp-bench xsk-drop -C copy -A native, spinning on the ring, in
+#      poll() (-p) and busy-polling (-B), with the same batch, ring and
+#      frame sizes on both sides.
 #
-# PARTS="2 4" runs only those parts (default: all).
+# RUNS (default 5): alternating runs of each side (ours, peer, ours, ...).
+# PARTS="2 4" runs only those parts (default: all); SECS=N makes a run N
+# seconds (default 6, at least 3: the first and last second are dropped).
+#
+# Each run's figure is the median of the receiver's per-second rates
+# (first and last second dropped).  Each run is made under xdp_load, which
+# records the foreign load beside it (the CPU time neither the run's
+# processes nor ksoftirqd used, lib/cpustat.h, as the sweep checks it);
+# a run with more than 5% of a CPU of it is disturbed and redone, at most
+# twice (the sweep's SWEEP_MAX_RETRIES), then kept and flagged.  Per
+# comparison xdp_peers reports both sides' exact command lines, every run
+# with its load, the medians, the ratio ours / peer and the difference in
+# ns per frame, each with a 95% bootstrap CI over the runs
+# (Documentation/bench_peers.rst).  Every part lists the settings of both
+# sides and says where they differ and why.
+#
+# Output: the report on stdout, and under results/ bench-peers-STAMP.txt
+# (the same), .json (the bench-peers/1 JSON) and .records (the runs as
+# recorded, lib/peers.h); the JSON file's path is the last line.  Exit
+# status: 0 done, 1 a failure (said on stderr), 2 bad arguments.
 #
 # Debian 12's xdp-tools (1.3) does not load on current kernels; xdp-tools
 # 1.6 from Debian unstable needs a newer glibc, so it runs in a debootstrap
 # chroot under build/peers/sid (about a minute and 240 MB the first time),
-# made from the mirror this machine's apt uses.  The chroot's /proc, /sys and
-# /dev are bind-mounted inside the mount namespace `ip netns exec` makes, so
-# nothing is mounted in the machine's own namespace, and libxdp finds no
-# bpffs there to pin into.
-#
-# Each figure is the median of the receiver's per-second rates (first and
-# last second dropped), over RUNS (default 3) alternating runs of each side.
+# made from the mirror this machine's apt uses; debootstrap runs in a
+# private mount namespace (unshare -m), so its /proc and /sys mounts never
+# reach the machine's.  The chroot's /proc, /sys and /dev are bind-mounted
+# inside the mount namespace `ip netns exec` makes, so nothing is mounted
+# in the machine's own namespace, and libxdp finds no bpffs there to pin
+# into.  The namespaces are xdp_env's, removed when the script ends, by
+# any path (xdp_env removes them on SIGINT, SIGTERM and SIGHUP too).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin="$top/build/bin"
 root="$top/build/peers/sid"
-runs=${1:-3}
-secs=6
+max_foreign=0.05	# as the sweep's load_check() (lib/rxq_bench.c)
+max_retries=2		# as the sweep's SWEEP_MAX_RETRIES (lib/sweep.h)
+all_parts="1 2 3 4"
 
 . "$top/scripts/lib/common.sh"
 
-[ "$(id -u)" -eq 0 ] || die "needs root"
-[ -x "$bin/xdp_env" ] || die "build first (make)"
-if [ ! -f "$root/.ready" ]; then
-	command -v debootstrap >/dev/null ||
-		DEBIAN_FRONTEND=noninteractive apt-get -q install -y debootstrap >&2
-	mirror=$("$top/scripts/apt-mirror.sh") ||
-		die "no Debian mirror in the machine's apt sources"
-	rm -rf "$root"
-	mkdir -p "$(dirname "$root")"
-	say "debootstrap sid with xdp-tools into $root"
-	debootstrap --variant=minbase --include=xdp-tools,iproute2 sid \
-		"$root" "$mirror" >"$root.log" 2>&1 ||
-		die "debootstrap failed, see $root.log"
-	touch "$root/.ready"
+# chroot NS SECS CMD...: an xdp-tools command, SIGINT after SECS; on CPU
+# $cpu if set
+chrooted() {
+	local ns=$1 t=$2 pin=()
+	shift 2
+	[ -n "${cpu:-}" ] && pin=(taskset -c "$cpu")
+	"${pin[@]}" ip netns exec "$ns" sh -c 'r=$1; t=$2; shift 2
+		mount --bind /proc "$r/proc" && mount --rbind /sys "$r/sys" &&
+		mount --rbind /dev "$r/dev" &&
+		exec timeout -s INT "$t" chroot "$r" "$@"' sh "$root" "$t" "$@"
+}
+# how chrooted runs CMD..., for the report
+chrooted_cmd() {
+	local ns=$1 t=$2
+	shift 2
+	printf '%sip netns exec %s chroot %s (SIGINT after %s s) %s' \
+		"${cpu:+taskset -c $cpu }" "$ns" "${root#"$top"/}" "$t" "$*"
+}
+# our generator's command line into tg[]
+tg_ours_cmd() {
+	tg=("$bin/xdp_trafficgen" -i "$XDP_ENV_PEER_IF" --dst-mac "$XDP_ENV_DUT_MAC"
+	    -d $((secs + 2)))
+}
+tg_ours() {
+	local tg
+	tg_ours_cmd
+	ip netns exec "$XDP_ENV_PEER_NS" "${tg[@]}" >/dev/null 2>&1
+}
+tg_theirs() {
+	chrooted "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
+		-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF" >/dev/null 2>&1 || true
+}
+tg_theirs_cmd() {
+	chrooted_cmd "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
+		-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF"
+}
+
+# One run's pair, in a process of its own under xdp_load (--pair):
+#   gen SIDE: xdp-bench drop on the dut, generator SIDE (ours, theirs)
+#   rx CMD...: xdp_trafficgen from half a second before, CMD receives
+# the receiver's output in $PEERS_TMP/out
+pair() {
+	local what=$1 g
+	shift
+	case $what in
+	gen)
+		chrooted "$XDP_ENV_DUT_NS" $((secs + 1)) xdp-bench drop -i 1 \
+			"$XDP_ENV_DUT_IF" >"$PEERS_TMP/out" 2>&1 &
+		g=$!
+		sleep 0.5
+		"tg_$1"
+		wait $g || true ;;
+	rx)
+		tg_ours &
+		g=$!
+		sleep 0.5
+		"$@" >"$PEERS_TMP/out" 2>&1 || true
+		wait $g || true ;;
+	esac
+}
+
+# --pair and --inside are the script's own steps, under xdp_env
+case ${1:-} in --pair|--inside)
+	[ -n "${XDP_ENV_DUT_NS:-}" ] || die "$1 is an inner step: run it without" ;;
+esac
+if [ "${1:-}" = "--pair" ]; then
+	shift
+	secs=$PEERS_SECS
+	[ "$1" = rx ] && [ "$2" = cpu=1 ] && { cpu=1; set -- rx "${@:3}"; }
+	pair "$@"
+	exit 0
 fi
 
 # The part that runs beside the pair (xdp_env exports its names)
 if [ "${1:-}" = "--inside" ]; then
-	shift
-	runs=$1
-	dut=$XDP_ENV_DUT_NS peer=$XDP_ENV_PEER_NS
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	runs=$2 secs=$3 rec=$4
+	dut=$XDP_ENV_DUT_NS
+	tg_ours_cmd
+	PEERS_TMP=$(mktemp -d)
+	export PEERS_TMP PEERS_SECS=$secs
+	trap 'rm -rf "$PEERS_TMP"' EXIT
 
 	# is part $1 to be run?
 	part() { [ -z "${PARTS:-}" ] || [[ " $PARTS " == *" $1 "* ]]; }
-	# chroot NS SECS CMD...: an xdp-tools command, SIGINT after SECS;
-	# on CPU $cpu if set
-	chrooted() {
-		local ns=$1 t=$2 pin=()
-		shift 2
-		[ -n "${cpu:-}" ] && pin=(taskset -c "$cpu")
-		"${pin[@]}" ip netns exec "$ns" sh -c 'r=$1; t=$2; shift 2
-			mount --bind /proc "$r/proc" && mount --rbind /sys "$r/sys" &&
-			mount --rbind /dev "$r/dev" &&
-			exec timeout -s INT "$t" chroot "$r" "$@"' sh "$root" "$t" "$@"
-	}
+	r() { local IFS=$'\t'; echo "$*" >>"$rec"; }
 	# median of the numbers on stdin, first and last dropped
 	med() {
 		sort -g | awk '{ v[NR] = $1 } END {
 			if (NR > 2) { lo = 2; hi = NR - 1 } else { lo = 1; hi = NR }
 			n = hi - lo + 1; m = lo + int((n - 1) / 2)
-			printf "%.0f\n", n % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
+			if (NR) printf "%.0f\n", n % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
 	}
-	# median of the runs (all of them)
-	median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 	bench_rx() { awk '(/^Summary/ || $1 ~ /->/) && $3 == "rx/s" && $2 > 0 { print $2 }' "$1" | med; }
 	ours_rx() { awk '$1 == "XDP-RX" && $2 == "total" && $3 > 0 { print $3 }' "$1" | med; }
 	# xdp-bench xsk-drop: "veth0:0   171328 rx/s"; xdpsock: "... rx N pps ..."
@@ -89,139 +156,187 @@ if [ "${1:-}" = "--inside" ]; then
 		awk '{ for (i = 1; i + 2 <= NF; i++)
 			if ($i == "rx" && $(i + 2) == "pps" && $(i + 1) > 0) print $(i + 1) }' "$1" | med
 	}
-	tg_ours() {
-		ip netns exec "$peer" "$bin/xdp_trafficgen" -i "$XDP_ENV_PEER_IF" \
-			--dst-mac "$XDP_ENV_DUT_MAC" -d $((secs + 2)) >/dev/null 2>&1
-	}
-	# CMD... while xdp_trafficgen sends, from half a second before
-	on_traffic() {
-		local g
-		tg_ours &
-		g=$!
-		sleep 0.5
-		"$@" || true
-		wait $g || true
-	}
-	tg_theirs() {
-		chrooted "$peer" $((secs + 2)) xdp-trafficgen udp \
-			-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF" >/dev/null 2>&1 || true
+	# run SIDE PARSER PAIR...: one run of a side, redone while disturbed
+	# (at most max_retries times); its record
+	run() {
+		local side=$1 parse=$2 try=0 rate foreign steal disturbed
+		shift 2
+		while :; do
+			"$bin/xdp_load" --max-foreign "$max_foreign" \
+				--record "$PEERS_TMP/load" -- "$0" --pair "$@" \
+				2>"$PEERS_TMP/load.txt" || true
+			rate=$("$parse" "$PEERS_TMP/out")
+			IFS=$'\t' read -r foreign steal disturbed _ <"$PEERS_TMP/load" ||
+				die "no load record: $(cat "$PEERS_TMP/load.txt")"
+			[ -n "$rate" ] || tail -n 3 "$PEERS_TMP/out" >&2
+			echo "   $side: ${rate:-no rate} pps, foreign load $foreign of a CPU$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
+			[ "$disturbed" = 1 ] && [ $try -lt $max_retries ] || break
+			try=$((try + 1))
+		done
+		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try"
 	}
 
 	part 1 && {
-	echo "1. generators into xdp-bench drop (receiver-counted Mpps)"
-	a=() b=()
+	echo "part 1: generators" >&2
+	r part 1 "generators into xdp-bench drop (receiver-counted Mpps)"
+	r setting receiver "xdp-bench drop -i 1 (native)" "the same"
+	r setting "frame size" "64 B (default -s)" "64 B (default -s)"
+	r setting flows "1 (default -f)" "1 (one source and destination port)"
+	r setting method "BPF_PROG_RUN live frames, one call" "BPF_PROG_RUN live frames" \
+		"xdp-trafficgen makes many shorter calls (trafficgen.rst)"
+	r setting "CPU pinning" "sending thread on CPU 0 (default -c)" "not pinned, 1 thread (default -t)" \
+		"xdp-trafficgen has no CPU option"
+	r cmp generators xdp_trafficgen "xdp-trafficgen udp"
+	r cmd ours "ip netns exec $XDP_ENV_PEER_NS ${tg[*]}; receiver: $(chrooted_cmd "$dut" $((secs + 1)) xdp-bench drop -i 1 "$XDP_ENV_DUT_IF")"
+	r cmd peer "$(tg_theirs_cmd); receiver: the same"
 	for i in $(seq "$runs"); do
-		for side in ours theirs; do
-			chrooted "$dut" $((secs + 1)) xdp-bench drop -i 1 \
-				"$XDP_ENV_DUT_IF" >"$tmp/rx" 2>&1 &
-			sleep 0.5
-			"tg_$side"
-			wait || true
-			r=$(bench_rx "$tmp/rx")
-			[ "$side" = ours ] && a+=("$r") || b+=("$r")
-			echo "   run $i $side: $r pps" >&2
-		done
+		run ours bench_rx gen ours
+		run peer bench_rx gen theirs
 	done
-	ma=$(median "${a[@]}")
-	mb=$(median "${b[@]}")
-	awk -v a="$ma" -v b="$mb" 'BEGIN { printf "   xdp_trafficgen %.3f Mpps, xdp-trafficgen %.3f Mpps, ratio %.2f\n", a / 1e6, b / 1e6, b ? a / b : 0 }'
 	}
 
 	part 2 && {
-	echo "2. receivers on xdp_trafficgen, counting only (xdp_rxq_info --no-cost)"
-	echo "   (Mpps; ns = 1e9 / rate: the generator's and the receive path's time on CPU 0)"
+	echo "part 2: XDP receivers" >&2
+	r part 2 "receivers on xdp_trafficgen, counting only (ns = 1e9 / rate: generator and receive path on CPU 0)"
+	r setting generator "${tg[*]#"$bin"/}" "the same"
+	r setting mode "native (default)" "native (default -m)"
+	r setting "frame size" "64 B" "64 B"
+	r setting counting "per-action counters, no cost tracepoints (--no-cost)" \
+		"xdp-bench's own per-CPU counters" "each counts in its own XDP program"
+	r setting interval "rates per second (default)" "-i 1"
 	for act in drop tx pass redirect; do
-		a=() b=()
 		case $act in
 		redirect) theirs=(redirect-map "$XDP_ENV_DUT_IF" "$XDP_ENV_DUT2_IF")
 			  ours=(-a XDP_REDIRECT --redirect-to "$XDP_ENV_DUT2_IF") ;;
 		*) theirs=("$act" "$XDP_ENV_DUT_IF"); ours=(-a "$act") ;;
 		esac
+		o=(ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF"
+		   "${ours[@]}" -d "$secs" --warmup 0 --no-prog-cost --no-cost)
+		r cmp "$act" xdp_rxq_info xdp-bench
+		r cmd ours "${o[*]}"
+		r cmd peer "$(chrooted_cmd "$dut" "$secs" xdp-bench "${theirs[0]}" -i 1 "${theirs[@]:1}")"
 		for i in $(seq "$runs"); do
-			on_traffic ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
-				"${ours[@]}" -d "$secs" --warmup 0 --no-prog-cost --no-cost \
-				>"$tmp/ours" 2>&1
-			a+=("$(ours_rx "$tmp/ours")")
-			on_traffic chrooted "$dut" "$secs" xdp-bench "${theirs[0]}" -i 1 \
-				"${theirs[@]:1}" >"$tmp/theirs" 2>&1
-			b+=("$(bench_rx "$tmp/theirs")")
-			echo "   $act run $i: ours ${a[-1]} pps, xdp-bench ${b[-1]} pps" >&2
+			run ours ours_rx rx "${o[@]}"
+			run peer bench_rx rx chrooted "$dut" "$secs" xdp-bench \
+				"${theirs[0]}" -i 1 "${theirs[@]:1}"
 		done
-		ma=$(median "${a[@]}")
-		mb=$(median "${b[@]}")
-		awk -v t="$act" -v a="$ma" -v b="$mb" 'BEGIN {
-			printf "   %-8s xdp_rxq_info %.3f Mpps (%.1f ns), xdp-bench %.3f Mpps (%.1f ns): %+.1f ns\n",
-			t, a / 1e6, a ? 1e9 / a : 0, b / 1e6, b ? 1e9 / b : 0,
-			(a && b) ? 1e9 / a - 1e9 / b : 0 }'
 	done
 	}
 
 	part 3 && {
-	echo "3. the cost measurement's own price: xdp_rxq_info drop with and without"
-	a=() b=()
+	echo "part 3: the cost measurement's price" >&2
+	r part 3 "the cost measurement's own price: xdp_rxq_info drop with and without the softirq tracepoints"
+	r setting generator "${tg[*]#"$bin"/}" "the same"
+	r setting tracepoints "irq:softirq_entry/exit programs attached" "none (--no-cost)" \
+		"the one thing measured: its price is ns_diff"
+	r note "ours = with, peer = without; both are xdp_rxq_info"
+	o=(ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" -d "$secs"
+	   --warmup 0 --no-prog-cost)
+	r cmp drop with without
+	r cmd ours "${o[*]}"
+	r cmd peer "${o[*]} --no-cost"
 	for i in $(seq "$runs"); do
-		for side in with without; do
-			on_traffic ip netns exec "$dut" "$bin/xdp_rxq_info" -i "$XDP_ENV_DUT_IF" \
-				-d "$secs" --warmup 0 --no-prog-cost \
-				$([ $side = without ] && echo --no-cost) \
-				>"$tmp/ours" 2>&1
-			r=$(ours_rx "$tmp/ours")
-			[ $side = with ] && a+=("$r") || b+=("$r")
-			echo "   run $i $side tracepoints: $r pps" >&2
-		done
+		run ours ours_rx rx "${o[@]}"
+		run peer ours_rx rx "${o[@]}" --no-cost
 	done
-	ma=$(median "${a[@]}")
-	mb=$(median "${b[@]}")
-	awk -v a="$ma" -v b="$mb" 'BEGIN {
-		printf "   with %.3f Mpps, without %.3f Mpps: %+.1f ns per frame\n",
-		a / 1e6, b / 1e6, (a && b) ? 1e9 / a - 1e9 / b : 0 }'
 	}
 
 	part 4 && {
-	echo "4. AF_XDP rxdrop, native copy, on xdp_trafficgen: xdpsock vs xdp-bench xsk-drop"
-	echo "   (Mpps; both receive on CPU 1, the generator and the NAPI run on CPU 0;"
-	echo "   spin: the receive loop spins on the ring; poll: it waits in poll())"
-	help=$("$bin/xdpsock" --help 2>&1 || true)
-	modes=spin
-	if grep -qE -- '(^|[[:space:],])--poll([[:space:],=]|$)' <<<"$help"; then
-		modes+=" poll" ours_poll=--poll
-	elif grep -qE -- '^[[:space:]]*-p,' <<<"$help"; then
-		modes+=" poll" ours_poll=-p
-	else
-		echo "   xdpsock has no poll mode (none in its --help): poll mode not compared"
-	fi
-	for mode in $modes; do
-		a=() b=() o=() t=()
-		[ "$mode" = poll ] && o=("$ours_poll") t=(-p)
+	echo "part 4: AF_XDP rxdrop" >&2
+	r part 4 "AF_XDP rxdrop, native copy, on xdp_trafficgen: xdpsock vs xdp-bench xsk-drop"
+	r setting generator "${tg[*]#"$bin"/} (CPU 0; NAPI there)" "the same"
+	r setting mode "native XDP, copy (-N --copy)" "native XDP, copy (-A native -C copy)"
+	r setting "frame size" "64 B" "64 B"
+	r setting "CPU pinning" "app thread on CPU 1 (--app-cpu 1)" "CPU 1 (taskset -c 1)"
+	r setting batch "64 (-b 64)" "64 (default -b)"
+	r setting "RX ring" "2048 (--rx-size 2048)" "2048 (libxdp default)"
+	r setting "fill ring" "4096 (--fill-size 4096)" "4096 (xdp-tools: 2 x default)" \
+		"xdpsock's default is 2048: set to the peer's, which has no option"
+	r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
+	r setting need_wakeup "on (default)" "on (default)"
+	r setting "cost tracepoints" "none (--no-cost)" "none" \
+		"xdpsock's NET_RX cost measurement is off: part 3 prices it"
+	r note "spin: the receive loop spins on the ring; poll: it waits in poll(); busy-poll: SO_PREFER_BUSY_POLL with SO_BUSY_POLL (-B on both)"
+	common=(--rxdrop -N --copy --app-cpu 1 -b 64 --rx-size 2048
+		--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
+	for mode in spin poll busy-poll; do
+		case $mode in
+		spin) o=() t=() ;;
+		poll) o=(-p) t=(-p) ;;
+		busy-poll) o=(-B) t=(-B) ;;
+		esac
+		ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
+		      "${common[@]}" "${o[@]}")
+		theirs=(xdp-bench xsk-drop -C copy -A native -i 1 "${t[@]}"
+			"$XDP_ENV_DUT_IF")
+		r cmp "$mode" xdpsock "xdp-bench xsk-drop"
+		r cmd ours "${ours[*]}"
+		r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
 		for i in $(seq "$runs"); do
-			on_traffic ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" \
-				--rxdrop -N --copy --app-cpu 1 -d "$secs" "${o[@]}" \
-				>"$tmp/ours" 2>&1
-			ra=$(xdpsock_rx "$tmp/ours")
-			cpu=1 on_traffic chrooted "$dut" "$secs" xdp-bench xsk-drop -C copy \
-				-A native -i 1 "${t[@]}" "$XDP_ENV_DUT_IF" \
-				>"$tmp/theirs" 2>&1
-			rb=$(xsk_rx "$tmp/theirs")
-			echo "   $mode run $i: xdpsock ${ra:-no rate} pps, xdp-bench ${rb:-no rate} pps" >&2
-			[ -n "$ra" ] && a+=("$ra") || tail -n 3 "$tmp/ours" >&2
-			[ -n "$rb" ] && b+=("$rb") || tail -n 3 "$tmp/theirs" >&2
+			run ours xdpsock_rx rx "${ours[@]}"
+			run peer xsk_rx rx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
 		done
-		if [ ${#a[@]} -eq 0 ] || [ ${#b[@]} -eq 0 ]; then
-			echo "   $mode: no comparison, a receiver gave no rate (above)"
-			continue
-		fi
-		ma=$(median "${a[@]}")
-		mb=$(median "${b[@]}")
-		awk -v t="$mode" -v a="$ma" -v b="$mb" 'BEGIN {
-			printf "   %-9s xdpsock %.3f Mpps, xdp-bench xsk-drop %.3f Mpps: ratio %.2f\n",
-			t, a / 1e6, b / 1e6, b ? a / b : 0 }'
 	done
 	}
 	exit 0
 fi
 
-echo "bench-peers: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-),"\
-     "xdp-tools $(chroot "$root" dpkg-query -W -f='${Version}' xdp-tools), $runs runs of ${secs} s"
+runs=5
+secs=${SECS:-6}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	-*) die_status=2 die "unknown argument '$1' (see --help)" ;;
+	*) [ -z "${got_runs:-}" ] || die_status=2 die "one RUNS expected, also got '$1' (see --help)"
+	   got_runs=1 runs=$1 ;;
+	esac
+	shift
+done
+case $runs in ''|*[!0-9]*|0*) die_status=2 die "RUNS: '$runs' is not a whole number in 1..100" ;; esac
+[ "$runs" -le 100 ] || die_status=2 die "RUNS: '$runs' is not a whole number in 1..100"
+case $secs in ''|*[!0-9]*|0*) die_status=2 die "SECS: '$secs' is not a whole number in 3..600" ;; esac
+[ "$secs" -ge 3 ] && [ "$secs" -le 600 ] ||
+	die_status=2 die "SECS: '$secs' is not a whole number in 3..600"
+for p in ${PARTS:-}; do
+	[[ " $all_parts " == *" $p "* ]] ||
+		die_status=2 die "PARTS: '$p' is not a part (the parts: $all_parts)"
+done
+[ "$runs" -ge 3 ] || say "RUNS $runs: no confidence intervals (they need 3 runs a side)"
+
+[ "$(id -u)" -eq 0 ] || die "needs root"
+for t in xdp_env xdp_load xdp_peers xdp_trafficgen xdp_rxq_info xdpsock; do
+	[ -x "$bin/$t" ] || die "no $bin/$t: build first (make)"
+done
+if [ ! -f "$root/.ready" ]; then
+	command -v debootstrap >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get -q install -y debootstrap >&2
+	mirror=$("$top/scripts/apt-mirror.sh") ||
+		die "no Debian mirror in the machine's apt sources"
+	rm -rf "$root"
+	mkdir -p "$(dirname "$root")"
+	say "debootstrap sid with xdp-tools into $root"
+	# a partial root goes on any exit; its mounts died with the namespace
+	trap 'rm -rf "$root"' EXIT
+	unshare -m --propagation private debootstrap --variant=minbase \
+		--include=xdp-tools,iproute2 sid "$root" "$mirror" \
+		>"$root.log" 2>&1 || die "debootstrap failed, see $root.log"
+	touch "$root/.ready"
+	trap - EXIT
+fi
+
+mkdir -p "$top/results"
+out="$top/results/bench-peers-$(date -u +%Y%m%d-%H%M%S)"
+rec="$out.records"
+: >"$rec"
+{
+	printf 'bench\tkernel\t%s\n' "$(uname -r)"
+	printf 'bench\tcpu\t%s\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs"
+	printf 'bench\txdp_tools\t%s\n' "$(chroot "$root" dpkg-query -W -f='${Version}' xdp-tools)"
+	printf 'bench\truns\t%s\n' "$runs"
+	printf 'bench\tsecs\t%s\n' "$secs"
+	printf 'bench\tmax_foreign\t%s\n' "$max_foreign"
+	printf 'bench\tmax_retries\t%s\n' "$max_retries"
+} >>"$rec"
 # peer-drop: frames XDP_TX'd or redirected back end at the peer's XDP_DROP
 # Our generator and receivers run side by side here by design: hold the run
 # lock (lib/cli.h) for all of them, so they neither wait for each other nor
@@ -229,4 +344,8 @@ echo "bench-peers: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: 
 exec 9>>/run/xdp-cost.lock
 flock -n 9 || { say "waiting for another measuring run to end"; flock 9; }
 export XDP_COST_LOCK_FD=9
-exec "$bin/xdp_env" --redirect-pair --peer-drop -- "$0" --inside "$runs"
+"$bin/xdp_env" --redirect-pair --peer-drop -- "$0" --inside "$runs" "$secs" "$rec" ||
+	die "the runs failed (exit $?); what was recorded: $rec"
+"$bin/xdp_peers" "$rec" | tee "$out.txt"
+"$bin/xdp_peers" --json "$rec" >"$out.json"
+echo "$out.json"

@@ -16,8 +16,8 @@
 #define DOC	"Documentation/options.rst"
 
 static const char *const tools[] = {
-	"softirq_probe", "xdp_compare", "xdp_env", "xdp_rxq_info",
-	"xdp_sweep", "xdp_trafficgen", "xdpsock",
+	"softirq_probe", "xdp_compare", "xdp_env", "xdp_load", "xdp_peers",
+	"xdp_rxq_info", "xdp_sweep", "xdp_trafficgen", "xdpsock",
 };
 
 /* Long names that are one meaning under one letter */

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The benchmark against xdp-tools: records in, report out (peers.h) */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "peers.h"
+#include "stats.h"
+
+#define MAX_FIELDS	8
+
+struct reader {
+	struct peers_bench *b;
+	const char *name;
+	unsigned int line;
+	char *err;
+};
+
+static int bad(const struct reader *r, const char *what, const char *val)
+{
+	/* a sentence without an errno: the line says what was wrong */
+	err_set(r->err, 0, "%s:%u: %s: '%.200s'", r->name, r->line, what, val);
+	return -EINVAL;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+static int number(const struct reader *r, const char *what, const char *s,
+		  double min, double max, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (!*s || *end || errno || !(*v >= min && *v <= max))
+		return bad(r, what, s);
+	return 0;
+}
+
+static struct peers_part *cur_part(const struct reader *r)
+{
+	return r->b->nparts ? &r->b->part[r->b->nparts - 1] : NULL;
+}
+
+static struct peers_cmp *cur_cmp(const struct reader *r)
+{
+	struct peers_part *p = cur_part(r);
+
+	return p && p->ncmp ? &p->cmp[p->ncmp - 1] : NULL;
+}
+
+static int side_of(const struct reader *r, const char *s,
+		   struct peers_side **sd)
+{
+	struct peers_cmp *c = cur_cmp(r);
+
+	if (!c)
+		return bad(r, "a side's record before any cmp", s);
+	if (!strcmp(s, "ours"))
+		*sd = &c->side[PEERS_OURS];
+	else if (!strcmp(s, "peer"))
+		*sd = &c->side[PEERS_PEER];
+	else
+		return bad(r, "the side is neither ours nor peer", s);
+	return 0;
+}
+
+static int rd_bench(struct reader *r, char **f, int n)
+{
+	struct peers_bench *b = r->b;
+	double v;
+	int ret;
+
+	if (n != 3)
+		return bad(r, "bench takes KEY VALUE", f[0]);
+	if (!strcmp(f[1], "kernel"))
+		copy(b->kernel, sizeof(b->kernel), f[2]);
+	else if (!strcmp(f[1], "cpu"))
+		copy(b->cpu, sizeof(b->cpu), f[2]);
+	else if (!strcmp(f[1], "xdp_tools"))
+		copy(b->xdp_tools, sizeof(b->xdp_tools), f[2]);
+	else if (!strcmp(f[1], "secs"))
+		return number(r, "secs", f[2], 0.1, 86400, &b->secs);
+	else if (!strcmp(f[1], "max_foreign"))
+		return number(r, "max_foreign", f[2], 0, 64, &b->max_foreign);
+	else if (!strcmp(f[1], "runs") || !strcmp(f[1], "max_retries")) {
+		ret = number(r, f[1], f[2], 0, PEERS_MAX_RUNS, &v);
+		if (!ret && v != floor(v))
+			ret = bad(r, "not a whole number", f[2]);
+		if (ret)
+			return ret;
+		if (!strcmp(f[1], "runs"))
+			b->runs = v;
+		else
+			b->max_retries = v;
+	} else {
+		return bad(r, "unknown bench key", f[1]);
+	}
+	return 0;
+}
+
+static int rd_part(struct reader *r, char **f, int n)
+{
+	struct peers_part *p;
+	double id;
+
+	if (n != 3)
+		return bad(r, "part takes ID TITLE", f[0]);
+	if (number(r, "part id", f[1], 1, PEERS_MAX_PARTS, &id) ||
+	    id != floor(id))
+		return bad(r, "part id (1..9)", f[1]);
+	if (r->b->nparts == PEERS_MAX_PARTS)
+		return bad(r, "too many parts", f[1]);
+	p = &r->b->part[r->b->nparts++];
+	p->id = id;
+	copy(p->title, sizeof(p->title), f[2]);
+	return 0;
+}
+
+static int rd_setting(struct reader *r, char **f, int n)
+{
+	struct peers_part *p = cur_part(r);
+	struct peers_setting *s;
+
+	if (!p)
+		return bad(r, "setting before any part", f[1]);
+	if (n != 4 && n != 5)
+		return bad(r, "setting takes WHAT OURS PEER [NOTE]", f[0]);
+	if (p->nset == PEERS_MAX_SETTINGS)
+		return bad(r, "too many settings in the part", f[1]);
+	s = &p->set[p->nset++];
+	copy(s->what, sizeof(s->what), f[1]);
+	copy(s->ours, sizeof(s->ours), f[2]);
+	copy(s->peer, sizeof(s->peer), f[3]);
+	copy(s->note, sizeof(s->note), n == 5 ? f[4] : "");
+	return 0;
+}
+
+static int rd_note(struct reader *r, char **f, int n)
+{
+	struct peers_part *p = cur_part(r);
+
+	if (!p)
+		return bad(r, "note before any part", f[0]);
+	if (n != 2)
+		return bad(r, "note takes TEXT", f[0]);
+	if (p->nnote == PEERS_MAX_NOTES)
+		return bad(r, "too many notes in the part", f[1]);
+	copy(p->note[p->nnote++], PEERS_TEXT, f[1]);
+	return 0;
+}
+
+static int rd_cmp(struct reader *r, char **f, int n)
+{
+	struct peers_part *p = cur_part(r);
+	struct peers_cmp *c;
+
+	if (!p)
+		return bad(r, "cmp before any part", f[0]);
+	if (n != 4)
+		return bad(r, "cmp takes NAME OURS PEER", f[0]);
+	if (p->ncmp == PEERS_MAX_CMPS)
+		return bad(r, "too many comparisons in the part", f[1]);
+	c = &p->cmp[p->ncmp++];
+	copy(c->name, sizeof(c->name), f[1]);
+	copy(c->side[PEERS_OURS].label, PEERS_TEXT, f[2]);
+	copy(c->side[PEERS_PEER].label, PEERS_TEXT, f[3]);
+	return 0;
+}
+
+static int rd_cmd(struct reader *r, char **f, int n)
+{
+	struct peers_side *sd;
+
+	if (n != 3)
+		return bad(r, "cmd takes SIDE COMMAND", f[0]);
+	if (side_of(r, f[1], &sd))
+		return -EINVAL;
+	copy(sd->cmd, sizeof(sd->cmd), f[2]);
+	return 0;
+}
+
+static int rd_run(struct reader *r, char **f, int n)
+{
+	struct peers_side *sd;
+	struct peers_run *run;
+	double t;
+
+	if (n != 7)
+		return bad(r, "run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES",
+			   f[0]);
+	if (side_of(r, f[1], &sd))
+		return -EINVAL;
+	if (sd->n == PEERS_MAX_RUNS)
+		return bad(r, "too many runs of a side", f[2]);
+	run = &sd->run[sd->n];
+	run->pps = NAN;
+	if (strcmp(f[2], "-") && number(r, "pps", f[2], 0, 1e12, &run->pps))
+		return -EINVAL;
+	if (number(r, "foreign", f[3], -64, 64, &run->foreign) ||
+	    number(r, "steal", f[4], 0, 64, &run->steal))
+		return -EINVAL;
+	if (strcmp(f[5], "0") && strcmp(f[5], "1"))
+		return bad(r, "disturbed is neither 0 nor 1", f[5]);
+	run->disturbed = f[5][0] == '1';
+	if (number(r, "retries", f[6], 0, 100, &t) || t != floor(t))
+		return bad(r, "retries (0..100)", f[6]);
+	run->retries = t;
+	if (run->pps == 0)	/* a receiver that counted nothing: no rate */
+		run->pps = NAN;
+	sd->n++;
+	return 0;
+}
+
+static int rd_skip(struct reader *r, char **f, int n)
+{
+	struct peers_cmp *c = cur_cmp(r);
+
+	if (!c)
+		return bad(r, "skip before any cmp", f[0]);
+	if (n != 2)
+		return bad(r, "skip takes REASON", f[0]);
+	copy(c->skip, sizeof(c->skip), f[1]);
+	return 0;
+}
+
+static const struct {
+	const char *kw;
+	int (*rd)(struct reader *r, char **f, int n);
+} records[] = {
+	{ "bench", rd_bench }, { "part", rd_part }, { "setting", rd_setting },
+	{ "note", rd_note }, { "cmp", rd_cmp }, { "cmd", rd_cmd },
+	{ "run", rd_run }, { "skip", rd_skip },
+};
+
+int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err)
+{
+	struct reader r = { .b = b, .name = name, .err = err };
+	char line[2048], *fld[MAX_FIELDS], *p;
+	size_t i, len;
+	int n;
+
+	memset(b, 0, sizeof(*b));
+	while (fgets(line, sizeof(line), f)) {
+		r.line++;
+		len = strlen(line);
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		else if (!feof(f))
+			return bad(&r, "line too long", "...");
+		if (!len || line[0] == '#')
+			continue;
+		for (n = 0, p = line; p && n < MAX_FIELDS; n++)
+			fld[n] = strsep(&p, "\t");
+		if (p)
+			return bad(&r, "too many fields", line);
+		for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+			if (!strcmp(fld[0], records[i].kw))
+				break;
+		if (i == sizeof(records) / sizeof(records[0]))
+			return bad(&r, "unknown record", fld[0]);
+		if (records[i].rd(&r, fld, n))
+			return -EINVAL;
+	}
+	if (ferror(f))
+		return err_set(err, -EIO, "reading %s", name);
+	return 0;
+}
+
+static double ratio(double a, double b)
+{
+	return a / b;
+}
+
+static double ns_diff(double a, double b)
+{
+	return 1e9 / a - 1e9 / b;
+}
+
+/* The side's rated runs' rates into x (PEERS_MAX_RUNS); their number */
+static unsigned int side_rates(struct peers_side *sd, double *x)
+{
+	unsigned int i, n = 0;
+
+	sd->disturbed = 0;
+	for (i = 0; i < sd->n; i++) {
+		sd->disturbed += sd->run[i].disturbed;
+		if (!isnan(sd->run[i].pps))
+			x[n++] = sd->run[i].pps;
+	}
+	sd->rated = n;
+	sd->median = sd->min = sd->max = NAN;
+	if (n) {
+		struct stats_summary s;
+
+		stats_summarize(x, n, &s);
+		sd->median = s.median;
+		sd->min = s.min;
+		sd->max = s.max;
+	}
+	return n;
+}
+
+static int summarize_cmp(struct peers_cmp *c)
+{
+	double a[PEERS_MAX_RUNS], b[PEERS_MAX_RUNS];
+	unsigned int na, nb;
+	int ret;
+
+	na = side_rates(&c->side[PEERS_OURS], a);
+	nb = side_rates(&c->side[PEERS_PEER], b);
+	c->ratio = c->ns_diff = NAN;
+	c->ratio_lo = c->ratio_hi = c->ns_diff_lo = c->ns_diff_hi = NAN;
+	if (!na || !nb)
+		return 0;
+	c->ratio = ratio(c->side[PEERS_OURS].median, c->side[PEERS_PEER].median);
+	c->ns_diff = ns_diff(c->side[PEERS_OURS].median,
+			     c->side[PEERS_PEER].median);
+	ret = stats_boot_medians2(a, na, b, nb, ratio, &c->ratio_lo,
+				  &c->ratio_hi);
+	if (!ret)
+		ret = stats_boot_medians2(a, na, b, nb, ns_diff, &c->ns_diff_lo,
+					  &c->ns_diff_hi);
+	return ret == -EINVAL ? 0 : ret;
+}
+
+int peers_summarize(struct peers_bench *b)
+{
+	unsigned int i, k;
+	int ret;
+
+	for (i = 0; i < b->nparts; i++)
+		for (k = 0; k < b->part[i].ncmp; k++) {
+			ret = summarize_cmp(&b->part[i].cmp[k]);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+/* "[lo, hi]" or "no CI (fewer than 3 rated runs a side)" */
+static void ci_text(char *buf, size_t len, double lo, double hi, int prec)
+{
+	if (isnan(lo))
+		snprintf(buf, len, "no CI (fewer than 3 rated runs a side)");
+	else
+		snprintf(buf, len, "95%% CI [%.*f, %.*f]", prec, lo, prec, hi);
+}
+
+static void print_side_runs(const struct peers_side *sd, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "     %s runs (Mpps, foreign load):", sd->label);
+	for (i = 0; i < sd->n; i++) {
+		const struct peers_run *r = &sd->run[i];
+
+		if (isnan(r->pps))
+			fprintf(f, " -");
+		else
+			fprintf(f, " %.3f", r->pps / 1e6);
+		fprintf(f, " (%.0f%%%s)", 100 * r->foreign,
+			r->disturbed ? ", DISTURBED" : "");
+	}
+	fprintf(f, "\n");
+}
+
+static void print_cmp(const struct peers_cmp *c, FILE *f)
+{
+	const struct peers_side *o = &c->side[PEERS_OURS], *p = &c->side[PEERS_PEER];
+	char rci[96], nci[96];
+
+	if (c->skip[0]) {
+		fprintf(f, "   %-9s not compared: %s\n", c->name, c->skip);
+	} else if (isnan(c->ratio)) {
+		fprintf(f, "   %-9s no comparison: %s gave no rate in any run\n",
+			c->name, o->rated ? p->label : o->label);
+	} else {
+		ci_text(rci, sizeof(rci), c->ratio_lo, c->ratio_hi, 2);
+		ci_text(nci, sizeof(nci), c->ns_diff_lo, c->ns_diff_hi, 1);
+		fprintf(f, "   %-9s %s %.3f Mpps, %s %.3f Mpps: ratio %.2f, %s; %+.1f ns per frame, %s\n",
+			c->name, o->label, o->median / 1e6, p->label,
+			p->median / 1e6, c->ratio, rci, c->ns_diff, nci);
+		fprintf(f, "             %u + %u rated runs, %u + %u still disturbed after retries\n",
+			o->rated, p->rated, o->disturbed, p->disturbed);
+	}
+	if (o->cmd[0])
+		fprintf(f, "     %s: %s\n", o->label, o->cmd);
+	if (p->cmd[0])
+		fprintf(f, "     %s: %s\n", p->label, p->cmd);
+	if (o->n)
+		print_side_runs(o, f);
+	if (p->n)
+		print_side_runs(p, f);
+}
+
+static void print_part(const struct peers_part *p, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "%u. %s\n", p->id, p->title);
+	if (p->nset) {
+		/* the first comparison's labels name the sides */
+		const char *a = p->ncmp ? p->cmp[0].side[PEERS_OURS].label : "ours";
+		const char *b = p->ncmp ? p->cmp[0].side[PEERS_PEER].label : "peer";
+
+		fprintf(f, "   %-16s %-34s %s\n", "setting", a, b);
+		for (i = 0; i < p->nset; i++) {
+			const struct peers_setting *s = &p->set[i];
+
+			fprintf(f, "   %-16s %-34s %s\n", s->what, s->ours, s->peer);
+			if (s->note[0])
+				fprintf(f, "   %-16s (differs: %s)\n", "", s->note);
+		}
+	}
+	for (i = 0; i < p->nnote; i++)
+		fprintf(f, "   %s\n", p->note[i]);
+	for (i = 0; i < p->ncmp; i++)
+		print_cmp(&p->cmp[i], f);
+}
+
+void peers_print_text(const struct peers_bench *b, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "bench-peers: %s, %s, xdp-tools %s, %u runs of %g s a side, alternating\n",
+		b->kernel, b->cpu, b->xdp_tools, b->runs, b->secs);
+	fprintf(f, "(a run is disturbed when other work took more than %.0f%% of a CPU beside it; redone up to %u times)\n",
+		100 * b->max_foreign, b->max_retries);
+	for (i = 0; i < b->nparts; i++)
+		print_part(&b->part[i], f);
+}
+
+static void json_side(struct json *j, const char *key,
+		      const struct peers_side *sd)
+{
+	unsigned int i;
+
+	json_key(j, key);
+	json_begin_object(j);
+	json_kv_string(j, "label", sd->label);
+	json_kv_string(j, "command", sd->cmd);
+	json_key(j, "runs");
+	json_begin_array(j);
+	for (i = 0; i < sd->n; i++) {
+		const struct peers_run *r = &sd->run[i];
+
+		json_begin_object(j);
+		json_kv_double(j, "pps", r->pps);
+		json_kv_double(j, "foreign_frac", r->foreign);
+		json_kv_double(j, "steal_frac", r->steal);
+		json_kv_bool(j, "disturbed", r->disturbed);
+		json_kv_u64(j, "retries", r->retries);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_kv_u64(j, "rated_runs", sd->rated);
+	json_kv_u64(j, "disturbed_runs", sd->disturbed);
+	json_kv_double(j, "median_pps", sd->median);
+	json_kv_double(j, "min_pps", sd->min);
+	json_kv_double(j, "max_pps", sd->max);
+	json_end_object(j);
+}
+
+static void json_cmp(struct json *j, const struct peers_cmp *c)
+{
+	json_begin_object(j);
+	json_kv_string(j, "name", c->name);
+	json_kv_string(j, "skipped", c->skip[0] ? c->skip : NULL);
+	json_side(j, "ours", &c->side[PEERS_OURS]);
+	json_side(j, "peer", &c->side[PEERS_PEER]);
+	json_kv_double(j, "ratio", c->ratio);
+	json_kv_double(j, "ratio_ci_lo", c->ratio_lo);
+	json_kv_double(j, "ratio_ci_hi", c->ratio_hi);
+	json_kv_double(j, "ns_diff", c->ns_diff);
+	json_kv_double(j, "ns_diff_ci_lo", c->ns_diff_lo);
+	json_kv_double(j, "ns_diff_ci_hi", c->ns_diff_hi);
+	json_kv_string(j, "ci", isnan(c->ratio_lo) ? "none" : "bootstrap");
+	json_end_object(j);
+}
+
+static void json_part(struct json *j, const struct peers_part *p)
+{
+	unsigned int i;
+
+	json_begin_object(j);
+	json_kv_u64(j, "id", p->id);
+	json_kv_string(j, "title", p->title);
+	json_key(j, "settings");
+	json_begin_array(j);
+	for (i = 0; i < p->nset; i++) {
+		json_begin_object(j);
+		json_kv_string(j, "what", p->set[i].what);
+		json_kv_string(j, "ours", p->set[i].ours);
+		json_kv_string(j, "peer", p->set[i].peer);
+		json_kv_string(j, "differs", p->set[i].note[0] ? p->set[i].note : NULL);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "notes");
+	json_begin_array(j);
+	for (i = 0; i < p->nnote; i++)
+		json_string(j, p->note[i]);
+	json_end_array(j);
+	json_key(j, "comparisons");
+	json_begin_array(j);
+	for (i = 0; i < p->ncmp; i++)
+		json_cmp(j, &p->cmp[i]);
+	json_end_array(j);
+	json_end_object(j);
+}
+
+int peers_print_json(const struct peers_bench *b, FILE *f)
+{
+	struct json j;
+	unsigned int i;
+
+	json_init(&j, f, 2);
+	json_begin_object(&j);
+	json_kv_string(&j, "schema", "bench-peers/1");
+	json_kv_string(&j, "kernel", b->kernel);
+	json_kv_string(&j, "cpu", b->cpu);
+	json_kv_string(&j, "xdp_tools", b->xdp_tools);
+	json_kv_u64(&j, "runs", b->runs);
+	json_kv_double(&j, "secs", b->secs);
+	json_kv_double(&j, "max_foreign_frac", b->max_foreign);
+	json_kv_u64(&j, "max_retries", b->max_retries);
+	json_key(&j, "parts");
+	json_begin_array(&j);
+	for (i = 0; i < b->nparts; i++)
+		json_part(&j, &b->part[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+	return json_finish(&j);
+}

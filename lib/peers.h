@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The benchmark against xdp-tools (scripts/bench-peers.sh): its runs as
+ * recorded, and the report drawn from them, text and JSON ("bench-peers/1",
+ * Documentation/bench_peers.rst).  This module owns the record format and
+ * the schema; the script writes records, xdp_peers reports them.
+ *
+ * Records: one per line, fields separated by one TAB, the keyword first;
+ * empty lines and lines starting with '#' are skipped:
+ *
+ *   bench   KEY VALUE             kernel, cpu, xdp_tools (text); runs,
+ *                                 secs, max_retries (whole numbers);
+ *                                 max_foreign (a fraction of one CPU)
+ *   part    ID TITLE              a part of the benchmark, 1..9
+ *   setting WHAT OURS PEER [NOTE] a setting of both sides (the part's);
+ *                                 NOTE says why they differ, if they do
+ *   note    TEXT                  a sentence of the part's
+ *   cmp     NAME OURS PEER        a comparison of the part: its name and
+ *                                 both sides' labels
+ *   cmd     SIDE COMMAND          the exact command line of a side
+ *                                 (SIDE: ours or peer) in that comparison
+ *   run     SIDE PPS FOREIGN STEAL DISTURBED RETRIES
+ *                                 one run as kept: its rate ("-": the
+ *                                 receiver gave none), foreign load and
+ *                                 steal time as fractions of one CPU over
+ *                                 the run (xdp_load), DISTURBED 0 or 1
+ *                                 (still, after RETRIES redone runs)
+ *   skip    REASON                the comparison was not made
+ *
+ * Per comparison: the median of each side's rated runs (disturbed ones
+ * included, and counted), their ratio ours / peer and the difference in ns
+ * per frame, 1e9 / ours - 1e9 / peer, each with a 95% bootstrap interval
+ * over the runs (stats_boot_medians2(); 3 or more rated runs a side).
+ */
+#ifndef PEERS_H
+#define PEERS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "err.h"
+
+#define PEERS_MAX_PARTS		9
+#define PEERS_MAX_CMPS		8	/* a part's */
+#define PEERS_MAX_SETTINGS	12	/* a part's */
+#define PEERS_MAX_NOTES		6	/* a part's */
+#define PEERS_MAX_RUNS		100	/* a side's */
+#define PEERS_TEXT		256
+#define PEERS_CMD		1024
+
+enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };
+
+struct peers_run {
+	double pps;		/* NaN: no rate */
+	double foreign, steal;	/* fractions of one CPU */
+	bool disturbed;
+	unsigned int retries;
+};
+
+struct peers_side {
+	char label[PEERS_TEXT];
+	char cmd[PEERS_CMD];
+	unsigned int n;
+	struct peers_run run[PEERS_MAX_RUNS];
+	/* peers_summarize() */
+	unsigned int rated, disturbed;
+	double median, min, max;	/* pps of the rated runs */
+};
+
+struct peers_cmp {
+	char name[PEERS_TEXT];
+	char skip[PEERS_TEXT];		/* "": made */
+	struct peers_side side[PEERS_NR_SIDES];
+	/* peers_summarize(); NaN where there is none */
+	double ratio, ratio_lo, ratio_hi;
+	double ns_diff, ns_diff_lo, ns_diff_hi;
+};
+
+struct peers_setting {
+	char what[PEERS_TEXT], ours[PEERS_TEXT], peer[PEERS_TEXT];
+	char note[PEERS_TEXT];		/* "": the same by design */
+};
+
+struct peers_part {
+	unsigned int id;
+	char title[PEERS_TEXT];
+	unsigned int nset, nnote, ncmp;
+	struct peers_setting set[PEERS_MAX_SETTINGS];
+	char note[PEERS_MAX_NOTES][PEERS_TEXT];
+	struct peers_cmp cmp[PEERS_MAX_CMPS];
+};
+
+struct peers_bench {
+	char kernel[PEERS_TEXT], cpu[PEERS_TEXT], xdp_tools[PEERS_TEXT];
+	unsigned int runs, max_retries;
+	double secs, max_foreign;
+	unsigned int nparts;
+	struct peers_part part[PEERS_MAX_PARTS];
+};
+
+/*
+ * Records from f (named name in errors) into b (zeroed first).  0, or
+ * -EINVAL with a sentence in err naming the line and what was wrong.
+ */
+int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err);
+
+/* Every comparison's figures; 0 or -ENOMEM */
+int peers_summarize(struct peers_bench *b);
+
+/* The report; the JSON's stable keys: Documentation/bench_peers.rst */
+void peers_print_text(const struct peers_bench *b, FILE *f);
+int peers_print_json(const struct peers_bench *b, FILE *f);
+
+#endif /* PEERS_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_load - run a command and say how much other work ran beside it.
+ *
+ * For benchmarks made of other programs (scripts/bench-peers.sh runs
+ * xdp-tools beside ours): the sweep's check for foreign load
+ * (lib/cpustat.h) over the command's window, with the command's whole
+ * process tree as the named work: busy time from /proc/stat on every CPU,
+ * less the CPU time of the command and all its waited-for descendants
+ * (getrusage(RUSAGE_CHILDREN): exact, softirqs in their context included)
+ * and of the ksoftirqd threads (each pinned to its CPU: the softirqs the
+ * command's traffic left to them).  What is left is other processes'
+ * work, softirqs and hardirqs outside the tree, and /proc/stat's tick
+ * error; as a fraction of one CPU over the window, above --max-foreign
+ * the run is disturbed.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "cpustat.h"
+#include "opts.h"
+
+#define TOOL	"xdp_load"
+
+struct config {
+	double max_foreign;
+	const char *record;
+};
+
+#define ABOUT \
+	"Run COMMAND and report the foreign load beside it: the CPU time that\n" \
+	"neither COMMAND's process tree nor the ksoftirqd threads used, as a\n" \
+	"fraction of one CPU over COMMAND's run (lib/cpustat.h).\n\n"
+#define NOTES \
+	"\nThe report is a line on stderr; --record FILE writes it for a script,\n" \
+	"one line of TAB-separated fields: foreign steal disturbed seconds\n" \
+	"(fractions of one CPU; disturbed 0 or 1).  Only descendants that have\n" \
+	"been waited for are counted: a COMMAND that leaves a process running\n" \
+	"has its time counted as foreign.\n" \
+	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
+	"the load could not be read or the record written, 2 on bad options.\n"
+
+static const struct opt rows[] = {
+	{ OPTS_ROW(OPT_DOUBLE, "max-foreign", 0, struct config, max_foreign,
+		   "FRAC", "disturbed above FRAC of one CPU, 0..64"),
+	  .dmin = 0, .dmax = 64 },
+	{ OPTS_ROW(OPT_STR, "record", 0, struct config, record, "FILE",
+		   "write the figures to FILE as well") },
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL(TOOL, "[OPTIONS] -- COMMAND [ARG...]", rows, struct config,
+		  .about = ABOUT, .notes = NOTES, .args = true,
+		  .args_end_opts = true);
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+/* The ksoftirqd threads, each pinned to the CPU its name says */
+static int ksoftirqd_threads(struct load_thread *th)
+{
+	char path[300], comm[32];
+	struct dirent *d;
+	int n = 0, cpu;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < LOAD_MAX_THREADS) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    sscanf(comm, "ksoftirqd/%d", &cpu) == 1 && cpu >= 0) {
+			th[n].tid = atoi(d->d_name);
+			th[n++].cpu = cpu;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
+static int snap(struct load_snap *s, const struct load_thread *th, int nth)
+{
+	int ret = load_snap_take(s, NULL, th, nth);
+
+	if (!ret)
+		ret = load_snap_children(s);
+	if (ret)
+		fprintf(stderr, TOOL ": reading the CPU times: %s\n", strerror(-ret));
+	return ret;
+}
+
+/* COMMAND's exit status as a shell gives it; a signal here goes to it */
+static int run(char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	pid_t child, parent = getpid();
+	int st;
+
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, TOOL ": fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!child) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(128 + SIGTERM);
+		execvp(argv[0], argv);
+		fprintf(stderr, TOOL ": %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	/* no SA_RESTART: a signal ends waitpid() and is passed on */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	while (waitpid(child, &st, 0) < 0) {
+		if (errno != EINTR)
+			return 1;
+		if (stop_sig)
+			kill(child, stop_sig);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int report(const struct load_report *r, const struct config *cfg)
+{
+	double steal = 0, secs = r->window_ns / 1e9;
+	FILE *f;
+	int c;
+
+	for (c = 0; c < r->ncpus; c++)
+		steal += r->cpu[c].steal_ns;
+	steal = r->window_ns > 0 ? steal / r->window_ns : 0;
+	fprintf(stderr, TOOL ": %.2f s: foreign load %.1f%% of a CPU, steal %.1f%%: %s\n",
+		secs, 100 * r->worst_frac, 100 * steal,
+		r->disturbed ? "disturbed" : "quiet");
+	if (!cfg->record)
+		return 0;
+	f = fopen(cfg->record, "we");
+	if (!f) {
+		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
+			strerror(errno));
+		return 1;
+	}
+	fprintf(f, "%.4f\t%.4f\t%d\t%.3f\n", r->worst_frac, steal,
+		r->disturbed, secs);
+	if (fclose(f)) {
+		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg = { .max_foreign = 0.05 };
+	struct load_thread th[LOAD_MAX_THREADS];
+	struct load_snap *s = calloc(2, sizeof(*s));
+	struct load_report r;
+	int nargs, nth, ret = 1;
+
+	if (!s)
+		return 1;
+	nargs = opts_parse(&tool, argc, argv, &cfg, NULL);
+	if (nargs <= 0) {
+		if (!nargs)
+			fprintf(stderr, TOOL ": no command given (" TOOL " [OPTIONS] -- COMMAND)\n");
+		free(s);
+		return 2;
+	}
+	argv[1 + nargs] = NULL;
+	nth = ksoftirqd_threads(th);
+	if (snap(&s[0], th, nth))
+		goto out;
+	ret = run(argv + 1);
+	if (snap(&s[1], th, nth)) {
+		ret = ret ?: 1;
+		goto out;
+	}
+	load_check(&s[0], &s[1], th, nth, cfg.max_foreign, &r);
+	if (report(&r, &cfg))
+		ret = ret ?: 1;
+out:
+	free(s);
+	return ret;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp_peers - the report of scripts/bench-peers.sh from its records:
+ * per part, the settings of both sides, and per comparison the exact
+ * command lines, every run with its foreign load, the medians, the ratio
+ * and the difference in ns per frame with 95% bootstrap intervals
+ * (lib/peers.h).  Text, or the bench-peers/1 JSON with --json.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "peers.h"
+
+#define TOOL	"xdp_peers"
+
+struct config {
+	bool json;
+};
+
+#define ABOUT \
+	"Report the runs scripts/bench-peers.sh recorded in RECORDS: each part's\n" \
+	"settings of both sides, and per comparison the command lines, the runs\n" \
+	"and their foreign load, the medians, ours / peer with a 95% bootstrap CI\n" \
+	"over the runs, and the difference in ns per frame with its CI.\n\n"
+#define NOTES \
+	"\nThe records' format and the JSON's keys: lib/peers.h and\n" \
+	"Documentation/bench_peers.rst.\n" \
+	"Exit status: 0 reported, 1 unreadable or malformed RECORDS (the line\n" \
+	"and what was wrong on stderr), 2 bad options.\n"
+
+static const struct opt rows[] = {
+	OPTS_JSON(struct config, json, "the bench-peers/1 JSON instead of the text"),
+	OPTS_HELP_END
+};
+
+static const struct opts_tool tool =
+	OPTS_TOOL(TOOL, "[OPTIONS] RECORDS", rows, struct config,
+		  .about = ABOUT, .notes = NOTES, .args = true);
+
+int main(int argc, char **argv)
+{
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	struct config cfg = {};
+	char err[ERR_LEN];
+	int nargs, ret = 1;
+	FILE *f;
+
+	if (!b)
+		return 1;
+	nargs = opts_parse(&tool, argc, argv, &cfg, NULL);
+	if (nargs != 1) {
+		if (nargs >= 0)
+			fprintf(stderr, TOOL ": one RECORDS file expected, %d given\n",
+				nargs);
+		free(b);
+		return 2;
+	}
+	f = fopen(argv[1], "re");
+	if (!f) {
+		fprintf(stderr, TOOL ": '%s': %s\n", argv[1], strerror(errno));
+		goto out;
+	}
+	ret = peers_read(b, f, argv[1], err);
+	fclose(f);
+	if (ret) {
+		fprintf(stderr, TOOL ": %s\n", err);
+		ret = 1;
+		goto out;
+	}
+	if (peers_summarize(b)) {
+		fprintf(stderr, TOOL ": out of memory\n");
+		ret = 1;
+		goto out;
+	}
+	if (cfg.json)
+		ret = peers_print_json(b, stdout) ? 1 : 0;
+	else
+		peers_print_text(b, stdout);
+out:
+	free(b);
+	return ret;
+}

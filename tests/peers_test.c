@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The benchmark against xdp-tools, on recorded runs (no traffic): the
+ * two-sample bootstrap of stats_boot_medians2(), the records of lib/peers.h
+ * read, summarized and written as the bench-peers/1 JSON, malformed
+ * records refused with the line and the value, and the children's time in
+ * load_check() (what xdp_load reports).
+ *
+ * The recorded comparison "spin":
+ *   ours  3.80 3.90 3.85 - 3.87 Mpps (one run gave no rate; the second
+ *         still disturbed after 2 retries): rated 4, median 3.86
+ *   peer  4.10 4.20 4.15 4.16 4.12: median 4.15
+ *   ratio 3.86 / 4.15 = 0.93012, ns 1e9 / 3.86e6 - 1e9 / 4.15e6 = +18.10;
+ *   the bootstrap interval lies within [min / max, max / min] =
+ *   [3.80 / 4.20, 3.90 / 4.10] = [0.9048, 0.9512] and holds the ratio.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "cpustat.h"
+#include "json_read.h"
+#include "peers.h"
+#include "stats.h"
+
+static const char records[] =
+	"# recorded by hand\n"
+	"bench\tkernel\t6.18.0\n"
+	"bench\tcpu\ttest CPU, 2 CPUs\n"
+	"bench\txdp_tools\t1.6.3-1\n"
+	"bench\truns\t5\n"
+	"bench\tsecs\t6\n"
+	"bench\tmax_foreign\t0.05\n"
+	"bench\tmax_retries\t2\n"
+	"\n"
+	"part\t4\tAF_XDP rxdrop\n"
+	"setting\tbatch\t64 (-b 64)\t64 (default -b)\n"
+	"setting\tfill ring\t4096\t4096\tthe peer has no option\n"
+	"note\tspin: the loop spins\n"
+	"cmp\tspin\txdpsock\txdp-bench xsk-drop\n"
+	"cmd\tours\txdpsock -i veth0 --rxdrop\n"
+	"cmd\tpeer\txdp-bench xsk-drop veth0\n"
+	"run\tours\t3800000\t0.01\t0\t0\t0\n"
+	"run\tpeer\t4100000\t0.02\t0\t0\t0\n"
+	"run\tours\t3900000\t0.31\t0\t1\t2\n"
+	"run\tpeer\t4200000\t0.01\t0\t0\t1\n"
+	"run\tours\t3850000\t0.01\t0\t0\t0\n"
+	"run\tpeer\t4150000\t0.01\t0\t0\t0\n"
+	"run\tours\t-\t0.01\t0\t0\t0\n"
+	"run\tpeer\t4160000\t0.01\t0\t0\t0\n"
+	"run\tours\t3870000\t0.01\t0\t0\t0\n"
+	"run\tpeer\t4120000\t0.01\t0\t0\t0\n"
+	"cmp\tpoll\txdpsock\txdp-bench xsk-drop\n"
+	"skip\txdpsock has no poll mode\n"
+	"cmp\tshort\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t1000000\t0\t0\t0\t0\n"
+	"run\tpeer\t2000000\t0\t0\t0\t0\n";
+
+static int read_str(struct peers_bench *b, const char *text, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = peers_read(b, f, "rec", err);
+	fclose(f);
+	return ret;
+}
+
+static double ratio(double a, double b)
+{
+	return a / b;
+}
+
+TEST(boot_medians2)
+{
+	const double a[] = { 1, 2, 3 }, ones[] = { 1, 1, 1 }, twos[] = { 2, 2, 2 };
+	double lo, hi;
+
+	/* a resampled median is 1 or 3 with 7/27 each: both ends are in */
+	ASSERT_EQ(0, stats_boot_medians2(a, 3, ones, 3, ratio, &lo, &hi));
+	EXPECT_EQ(1, lo);
+	EXPECT_EQ(3, hi);
+	/* no spread: a point */
+	ASSERT_EQ(0, stats_boot_medians2(twos, 3, ones, 3, ratio, &lo, &hi));
+	EXPECT_EQ(2, lo);
+	EXPECT_EQ(2, hi);
+	/* fewer than 3 a side: no interval */
+	EXPECT_EQ(-EINVAL, stats_boot_medians2(a, 2, ones, 3, ratio, &lo, &hi));
+	EXPECT_TRUE(isnan(lo) && isnan(hi));
+}
+
+TEST(summary)
+{
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	const struct peers_cmp *c;
+	char err[ERR_LEN] = "";
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, read_str(b, records, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	ASSERT_EQ(1U, b->nparts);
+	EXPECT_EQ(5U, b->runs);
+	EXPECT_EQ(2U, b->max_retries);
+	EXPECT_EQ(4U, b->part[0].id);
+	EXPECT_EQ(2U, b->part[0].nset);
+	EXPECT_STREQ("the peer has no option", b->part[0].set[1].note);
+	EXPECT_STREQ("", b->part[0].set[0].note);
+	ASSERT_EQ(3U, b->part[0].ncmp);
+
+	c = &b->part[0].cmp[0];
+	EXPECT_EQ(5U, c->side[PEERS_OURS].n);
+	EXPECT_EQ(4U, c->side[PEERS_OURS].rated);
+	EXPECT_EQ(1U, c->side[PEERS_OURS].disturbed);
+	EXPECT_EQ(5U, c->side[PEERS_PEER].rated);
+	EXPECT_EQ(0U, c->side[PEERS_PEER].disturbed);
+	EXPECT_EQ(3860000, c->side[PEERS_OURS].median);
+	EXPECT_EQ(4150000, c->side[PEERS_PEER].median);
+	EXPECT_LT(fabs(c->ratio - 3.86 / 4.15), 1e-12);
+	EXPECT_LT(fabs(c->ns_diff - (1e9 / 3.86e6 - 1e9 / 4.15e6)), 1e-9);
+	EXPECT_LE(c->ratio_lo, c->ratio);
+	EXPECT_GE(c->ratio_hi, c->ratio);
+	EXPECT_LT(c->ratio_lo, c->ratio_hi);
+	EXPECT_GE(c->ratio_lo, 3.80 / 4.20);
+	EXPECT_LE(c->ratio_hi, 3.90 / 4.10);
+	EXPECT_LE(c->ns_diff_lo, c->ns_diff);
+	EXPECT_GE(c->ns_diff_hi, c->ns_diff);
+
+	c = &b->part[0].cmp[1];
+	EXPECT_STREQ("xdpsock has no poll mode", c->skip);
+	EXPECT_TRUE(isnan(c->ratio));
+
+	/* one run a side: a ratio, no interval */
+	c = &b->part[0].cmp[2];
+	EXPECT_EQ(0.5, c->ratio);
+	EXPECT_TRUE(isnan(c->ratio_lo) && isnan(c->ratio_hi));
+	free(b);
+}
+
+TEST(json)
+{
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	const struct jr_value *p, *c, *ours;
+	char err[ERR_LEN] = "", jerr[JR_ERRLEN];
+	struct jr_value *doc = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, read_str(b, records, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, peers_print_json(b, f));
+	fclose(f);
+	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
+
+	EXPECT_STREQ("bench-peers/1", jr_str(jr_get(doc, "schema")));
+	EXPECT_STREQ("1.6.3-1", jr_str(jr_get(doc, "xdp_tools")));
+	EXPECT_EQ(5, jr_num(jr_get(doc, "runs")));
+	EXPECT_EQ(0.05, jr_num(jr_get(doc, "max_foreign_frac")));
+	p = jr_at(jr_get(doc, "parts"), 0);
+	EXPECT_EQ(4, jr_num(jr_get(p, "id")));
+	EXPECT_TRUE(jr_type(jr_get(jr_at(jr_get(p, "settings"), 0), "differs")) == JR_NULL);
+	EXPECT_STREQ("the peer has no option",
+		     jr_str(jr_get(jr_at(jr_get(p, "settings"), 1), "differs")));
+	EXPECT_STREQ("spin: the loop spins", jr_str(jr_at(jr_get(p, "notes"), 0)));
+
+	c = jr_at(jr_get(p, "comparisons"), 0);
+	EXPECT_STREQ("spin", jr_str(jr_get(c, "name")));
+	EXPECT_TRUE(jr_type(jr_get(c, "skipped")) == JR_NULL);
+	EXPECT_LT(fabs(jr_num(jr_get(c, "ratio")) - 3.86 / 4.15), 1e-12);
+	EXPECT_STREQ("bootstrap", jr_str(jr_get(c, "ci")));
+	EXPECT_LE(jr_num(jr_get(c, "ratio_ci_lo")), jr_num(jr_get(c, "ratio")));
+	EXPECT_GE(jr_num(jr_get(c, "ratio_ci_hi")), jr_num(jr_get(c, "ratio")));
+	ours = jr_get(c, "ours");
+	EXPECT_STREQ("xdpsock -i veth0 --rxdrop", jr_str(jr_get(ours, "command")));
+	EXPECT_EQ(5U, jr_len(jr_get(ours, "runs")));
+	EXPECT_TRUE(jr_type(jr_get(jr_at(jr_get(ours, "runs"), 3), "pps")) == JR_NULL);
+	EXPECT_EQ(1, jr_bool(jr_get(jr_at(jr_get(ours, "runs"), 1), "disturbed")));
+	EXPECT_EQ(2, jr_num(jr_get(jr_at(jr_get(ours, "runs"), 1), "retries")));
+	EXPECT_EQ(0.31, jr_num(jr_get(jr_at(jr_get(ours, "runs"), 1), "foreign_frac")));
+	EXPECT_EQ(1, jr_num(jr_get(ours, "disturbed_runs")));
+	EXPECT_EQ(3860000, jr_num(jr_get(ours, "median_pps")));
+
+	c = jr_at(jr_get(p, "comparisons"), 1);
+	EXPECT_STREQ("xdpsock has no poll mode", jr_str(jr_get(c, "skipped")));
+	EXPECT_TRUE(jr_type(jr_get(c, "ratio")) == JR_NULL);
+	c = jr_at(jr_get(p, "comparisons"), 2);
+	EXPECT_STREQ("none", jr_str(jr_get(c, "ci")));
+	jr_free(doc);
+	free(text);
+	free(b);
+}
+
+/* Malformed records: -EINVAL, the line and the value named */
+TEST(bad_records)
+{
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "part\t4\tx\nbogus\t1\n", "rec:2: unknown record: 'bogus'" },
+		{ "part\t4\tx\nrun\tours\t1\t0\t0\t0\t0\n",
+		  "rec:2: a side's record before any cmp: 'ours'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\ttheirs\t1\t0\t0\t0\t0\n",
+		  "rec:3: the side is neither ours nor peer: 'theirs'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1e6x\t0\t0\t0\t0\n",
+		  "rec:3: pps: '1e6x'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t2\t0\n",
+		  "rec:3: disturbed is neither 0 nor 1: '2'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\n",
+		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES: 'run'" },
+		{ "part\t10\tx\n", "rec:1: part id (1..9): '10'" },
+		{ "bench\truns\t2.5\n", "rec:1: not a whole number: '2.5'" },
+		{ "setting\ta\tb\tc\n", "rec:1: setting before any part: 'a'" },
+	};
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	char err[ERR_LEN];
+	size_t i;
+
+	ASSERT_NE(NULL, b);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		EXPECT_EQ(-EINVAL, read_str(b, bad[i].text, err));
+		EXPECT_STREQ(bad[i].err, err);
+	}
+	free(b);
+}
+
+/*
+ * xdp_load's arithmetic: a 1 s window, CPU 0 busy all of it, CPU 1 idle;
+ * the children used 0.9 s of it: 0.1 s of a CPU is foreign, disturbed at
+ * 5%, not at 20%.  Without the children's ends, all 1 s is foreign.
+ */
+TEST(load_children)
+{
+	struct load_snap *s = calloc(2, sizeof(*s));
+	struct load_report r;
+
+	ASSERT_NE(NULL, s);
+	s[0].ncpus = s[1].ncpus = 2;
+	s[0].t_ns = 1000000000ULL;
+	s[1].t_ns = 2000000000ULL;
+	s[1].cpu[0].user = 1000000000ULL;
+	s[1].cpu[1].idle = 1000000000ULL;
+	s[0].children = s[1].children = true;
+	s[0].children_ns = 5000000000ULL;
+	s[1].children_ns = 5900000000ULL;
+	EXPECT_TRUE(load_check(&s[0], &s[1], NULL, 0, 0.05, &r));
+	EXPECT_LT(fabs(r.worst_frac - 0.1), 1e-9);
+	EXPECT_EQ(-1, r.worst_cpu);
+	EXPECT_FALSE(load_check(&s[0], &s[1], NULL, 0, 0.2, &r));
+	s[0].children = false;
+	EXPECT_TRUE(load_check(&s[0], &s[1], NULL, 0, 0.2, &r));
+	EXPECT_LT(fabs(r.worst_frac - 1.0), 1e-9);
+	free(s);
+}
+
+TEST_HARNESS_MAIN
