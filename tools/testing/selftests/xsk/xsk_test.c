@@ -1060,6 +1060,32 @@ static int nic_open(struct xsk_env *env, struct xsk_port **port,
 	return ret;
 }
 
+/*
+ * n frames from the peer in batches of NIC_BATCH, each batch received
+ * before the next is sent (a NIC drops what finds its Rx ring full): 0,
+ * or the first send's error; *packets and *bad (wrong length, payload
+ * or order) add up the batches
+ */
+static int nic_rx_batches(struct xsk_env *env, struct xsk_socket *xs, __u32 n,
+			  __u32 *packets, __u32 *bad)
+{
+	struct rx_result r;
+	__u32 i;
+	int ret;
+
+	*packets = 0;
+	*bad = 0;
+	for (i = 0; i < n; i += NIC_BATCH) {
+		ret = send_frames(env, NIC_BATCH, PKT_LEN, i);
+		if (ret)
+			return ret;
+		recv_frames(xs, NIC_BATCH, PKT_LEN, 1, i, &r);
+		*packets += r.packets;
+		*bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	return 0;
+}
+
 TEST_F(nic, bind_mode)
 {
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
@@ -1073,17 +1099,12 @@ TEST_F(nic, bind_mode)
 
 TEST_F(nic, rx_exact)
 {
-	__u32 i, packets = 0, bad = 0;
-	struct rx_result r;
+	__u32 packets, bad;
 
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
 			      self->err)) TH_LOG("%s", self->err);
-	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
-		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
-		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
-		packets += r.packets;
-		bad += r.bad_len + r.bad_payload + r.out_of_order;
-	}
+	ASSERT_EQ(0, nic_rx_batches(self->env, self->port->socks[0], NR_PKTS,
+				    &packets, &bad));
 	EXPECT_EQ(NR_PKTS, packets);
 	EXPECT_EQ(0U, bad);
 	/*
@@ -1366,8 +1387,7 @@ TEST_F(nic, fill_starvation_recovery)
 TEST_F(nic, mtu_change_under_zerocopy)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
-	__u32 i, packets = 0, bad = 0;
-	struct rx_result r;
+	__u32 packets, bad;
 
 	if (variant->mode != XSK_MODE_NATIVE_ZC)
 		SKIP(return, "copy mode: the MTU rules are those of XDP");
@@ -1381,12 +1401,8 @@ TEST_F(nic, mtu_change_under_zerocopy)
 	EXPECT_EQ(0, set_mtu(dut, 1500));
 	EXPECT_EQ(1500, get_mtu(dut));
 	EXPECT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
-	for (i = 0; i < 2 * NIC_BATCH; i += NIC_BATCH) {
-		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
-		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
-		packets += r.packets;
-		bad += r.bad_len + r.bad_payload + r.out_of_order;
-	}
+	ASSERT_EQ(0, nic_rx_batches(self->env, self->port->socks[0], 2 * NIC_BATCH,
+				    &packets, &bad));
 	EXPECT_EQ(2 * NIC_BATCH, packets);
 	EXPECT_EQ(0U, bad);
 }
@@ -1403,8 +1419,7 @@ TEST_F(nic, mtu_change_under_zerocopy)
 TEST_F(nic, mtu_lowered_under_zerocopy)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
-	__u32 i, packets = 0, bad = 0;
-	struct rx_result r;
+	__u32 packets, bad;
 
 	if (variant->mode != XSK_MODE_NATIVE_ZC)
 		SKIP(return, "copy mode: the MTU rules are those of XDP");
@@ -1416,12 +1431,8 @@ TEST_F(nic, mtu_lowered_under_zerocopy)
 	EXPECT_EQ(-EINVAL, set_mtu(dut, ZC_MTU_PAST_BUF));
 	EXPECT_EQ(ZC_MTU_PAST_BUF - 100, get_mtu(dut));
 	EXPECT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
-	for (i = 0; i < 2 * NIC_BATCH; i += NIC_BATCH) {
-		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, i));
-		recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, i, &r);
-		packets += r.packets;
-		bad += r.bad_len + r.bad_payload + r.out_of_order;
-	}
+	ASSERT_EQ(0, nic_rx_batches(self->env, self->port->socks[0], 2 * NIC_BATCH,
+				    &packets, &bad));
 	EXPECT_EQ(2 * NIC_BATCH, packets);
 	EXPECT_EQ(0U, bad);
 }
