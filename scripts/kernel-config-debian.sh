@@ -28,24 +28,10 @@ if [ -f "$config" ]; then
 	exit 0
 fi
 
-uri=$("$top/scripts/apt-mirror.sh") || true
-[ -n "$uri" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}: cannot fetch $pkg; set KERNEL_CONFIG_DEBIAN=/path/to/config instead"
-
-apt="$dir/apt"
 . "$top/scripts/apt-private.sh"
-apt_private "$apt" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $KERNEL_SUITE main"
-
-deb="$apt/${pkg}_${KERNEL_PKG_VERSION}_amd64.deb"
-if [ ! -f "$deb" ]; then
-	say "fetching $pkg $KERNEL_PKG_VERSION ($KERNEL_SUITE) from $uri"
-	apt-get "${apt_opts[@]}" -q update >&2 ||
-		die "apt-get update of the private $KERNEL_SUITE source list failed"
-	have=$(apt-cache "${apt_opts[@]}" show "$pkg" 2>/dev/null |
-	       awk '/^Version:/ { print $2 }' | tr '\n' ' ')
-	(cd "$apt" && apt-get "${apt_opts[@]}" -q download \
-		"$pkg=$KERNEL_PKG_VERSION" >&2) ||
-		die "$pkg $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); set KERNEL_CONFIG_DEBIAN=/path/to/config"
-fi
+apt_pin_deb "$dir" "$pkg" amd64 "set KERNEL_CONFIG_DEBIAN=/path/to/config instead" \
+	"set KERNEL_CONFIG_DEBIAN=/path/to/config"
+deb=$apt_deb
 
 rm -rf "$dir/x"
 dpkg-deb -x "$deb" "$dir/x"

@@ -26,24 +26,10 @@ if [ -f "$stamp" ]; then
 	exit 0
 fi
 
-uri=$("$top/scripts/apt-mirror.sh") || true
-[ -n "$uri" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}: cannot fetch $KERNEL_PKG; set KERNEL_SRC=/path/to/linux instead"
-
-apt="$dir/apt"
 . "$top/scripts/apt-private.sh"
-apt_private "$apt" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $KERNEL_SUITE main"
-
-deb="$apt/${KERNEL_PKG}_${KERNEL_PKG_VERSION}_all.deb"
-if [ ! -f "$deb" ]; then
-	say "fetching $KERNEL_PKG $KERNEL_PKG_VERSION ($KERNEL_SUITE) from $uri"
-	apt-get "${apt_opts[@]}" -q update >&2 ||
-		die "apt-get update of the private $KERNEL_SUITE source list failed"
-	have=$(apt-cache "${apt_opts[@]}" show "$KERNEL_PKG" 2>/dev/null |
-	       awk '/^Version:/ { print $2 }' | tr '\n' ' ')
-	(cd "$apt" && apt-get "${apt_opts[@]}" -q download \
-		"$KERNEL_PKG=$KERNEL_PKG_VERSION" >&2) ||
-		die "$KERNEL_PKG $KERNEL_PKG_VERSION is not on the mirror (it has: ${have:-none}); update ${KERNEL_PIN_FILE#$top/} or set KERNEL_SRC=/path/to/linux"
-fi
+apt_pin_deb "$dir" "$KERNEL_PKG" all "set KERNEL_SRC=/path/to/linux instead" \
+	"update ${KERNEL_PIN_FILE#$top/} or set KERNEL_SRC=/path/to/linux"
+deb=$apt_deb
 
 say "unpacking $KERNEL_PKG $KERNEL_PKG_VERSION into $tree"
 rm -rf "$tree" "$dir/x"
