@@ -343,6 +343,9 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 		b->o.batch = 64;
 	if (!b->o.pkt_size)
 		b->o.pkt_size = 64;
+	if (b->o.kind == XSKB_RXDROP && !b->o.port.sock.nr_frames)
+		b->o.port.sock.nr_frames = b->o.batch * 4 > XSKB_RXDROP_FRAMES ?
+					   b->o.batch * 4 : XSKB_RXDROP_FRAMES;
 	if (!b->o.busy_poll_us)
 		b->o.busy_poll_us = XSKB_BUSY_POLL_US;
 	if (b->o.gen_cpu < 0)

@@ -194,6 +194,9 @@ static const struct opt rows[] = {
 	SOCK_FLAG("no-cost", 0, o.no_cost, "no NET_RX softirq tracepoints"),
 	SOCK_RING("rx-size", o.port.sock.rx_size, "RX ring size (power of two)"),
 	SOCK_RING("fill-size", o.port.sock.fill_size, "fill ring size (power of two)"),
+	{ SOCK_ROW(OPT_U32, "umem-frames", 0, o.port.sock.nr_frames, "N",
+		   "UMEM frames (default: rxdrop 256 or 4 batches, else fill ring + TX ring sizes)"),
+	  .min = 64, .max = 262144 },
 	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
 		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),
 	  .min = 1, .max = 60000 },
@@ -573,6 +576,7 @@ static void json_socket(struct json *j, const struct xsk_bench *b)
 		json_kv_bool(j, "multi_buffer", xs->bind_flags & XDP_USE_SG);
 		json_kv_bool(j, "unaligned", xs->unaligned);
 		json_kv_u64(j, "frame_size", xs->frame_size);
+		json_kv_u64(j, "umem_frames", xs->nr_frames);
 	} else {
 		json_kv_string(j, "backend",
 			       afp_backend_name(xskb_afp_backend(b)));
@@ -917,6 +921,9 @@ int main(int argc, char **argv)
 		printf("xdpsock %s on %s, %u-byte frames, batch %u, ",
 		       xskb_kind_name(o->kind), xskb_describe(b), o->pkt_size,
 		       o->batch);
+		if (xskb_port(b))
+			printf("%u UMEM frames, ",
+			       xskb_port(b)->socks[0]->nr_frames);
 		if (o->count)
 			printf("%llu frames (at most %g s)\n",
 			       (unsigned long long)o->count, cfg.duration);

@@ -137,6 +137,9 @@ if [ "${1:-}" = "--inside" ]; then
 	PEERS_TMP=$(mktemp -d)
 	export PEERS_TMP PEERS_SECS=$secs
 	trap 'rm -rf "$PEERS_TMP"' EXIT
+	# ^C reaches the run's tools too, which stop and exit cleanly: without
+	# this the loop would go on to the next run
+	trap 'exit 130' INT TERM HUP
 
 	# is part $1 to be run?
 	part() { [ -z "${PARTS:-}" ] || [[ " $PARTS " == *" $1 "* ]]; }
@@ -253,6 +256,8 @@ if [ "${1:-}" = "--inside" ]; then
 	r setting "fill ring" "4096 (--fill-size 4096)" "4096 (xdp-tools: 2 x default)" \
 		"xdpsock's default is 2048: set to the peer's, which has no option"
 	r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
+	r setting "UMEM frames" "256 (rxdrop's default)" "4096 (NUM_FRAMES, no option)" \
+		"by design: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
 	r setting need_wakeup "on (default)" "on (default)"
 	r setting "cost tracepoints" "none (--no-cost)" "none" \
 		"xdpsock's NET_RX cost measurement is off: part 3 prices it"

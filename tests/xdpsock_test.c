@@ -402,6 +402,29 @@ TEST_F(xdpsock, placement)
 }
 
 /*
+ * The UMEM's frames: rxdrop's default is 256, or 4 batches when more;
+ * --umem-frames sets it; the other kinds keep fill + TX ring sizes
+ */
+TEST_F(xdpsock, umem_frames)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(256, num(self, "umem_frames"));
+	EXPECT_EQ(200, num(self, "rx_packets"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -b 128 -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(512, num(self, "umem_frames"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop --umem-frames 100 -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(100, num(self, "umem_frames"));
+	EXPECT_EQ(200, num(self, "rx_packets"));
+	ASSERT_EQ(0, xdpsock_json(self, "-l --fill-size 1024 -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1024 + 2048, num(self, "umem_frames"));
+	EXPECT_EQ(200, num(self, "delivered"));
+}
+
+/*
  * rxdrop on AF_PACKET: every frame accounted for, every byte right.  Paced,
  * TPACKET_V3's 64 blocks retire every 1 ms with a few frames each, so a
  * receiver kept off its CPU for some 60 ms overflows the ring: on a loaded
@@ -450,10 +473,14 @@ TEST_F(xdpsock, acct_rxdrop_native_fill_empty)
 	EXPECT_EQ(0, num(self, "lost_dut_veth_drops"));
 }
 
-/* A 256-entry RX ring under a 2048-entry fill ring: rx_ring_full */
+/*
+ * A 256-entry RX ring under a 2048-entry fill ring holding 2048 frames:
+ * rx_ring_full (with rxdrop's default 256 frames the fill ring runs dry
+ * first)
+ */
 TEST_F(xdpsock, acct_rxdrop_native_rx_ring_full)
 {
-	forced_loss(_metadata, self, "--rxdrop --copy --rx-size 256");
+	forced_loss(_metadata, self, "--rxdrop --copy --rx-size 256 --umem-frames 2048");
 	EXPECT_LT(0, num(self, "accounting.rx.socket_rx_ring_full"));
 	EXPECT_EQ(num(self, "socket_drops"),
 		  num(self, "xdp_statistics.rx_dropped") +
