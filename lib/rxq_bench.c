@@ -5,7 +5,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -142,32 +141,6 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
 	return 0;
 }
 
-/* The tids of NAPI kthreads whose name starts with prefix */
-static int napi_threads(const char *prefix, pid_t *tids, int max)
-{
-	char path[64], comm[64];
-	struct dirent *de;
-	int n = 0;
-	DIR *dir;
-
-	dir = opendir("/proc");
-	while (dir && (de = readdir(dir)) && n < max) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%.32s/comm", de->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    !strncmp(comm, prefix, strlen(prefix)))
-			tids[n++] = atoi(de->d_name);
-		fclose(f);
-	}
-	if (dir)
-		closedir(dir);
-	return n;
-}
-
 /*
  * Threaded NAPI: turn it on, find the dut's kthread (the one that was not
  * there before: every pair's dut is called veth0) and pin it to the CPU
@@ -184,13 +157,13 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 	cpu_set_t set;
 
 	snprintf(prefix, sizeof(prefix), "napi/%s-", b->ifname);
-	nb = napi_threads(prefix, before, 256);
+	nb = proc_threads(prefix, before, NULL, 256);
 	snprintf(cmd, sizeof(cmd), "echo 1 > /sys/class/net/%s/threaded",
 		 b->ifname);
 	if (xenv_run(NULL, 0, argv))
 		return err_set(err, -EIO, "%s: cannot turn threaded NAPI on",
 				b->ifname);
-	na = napi_threads(prefix, after, 256);
+	na = proc_threads(prefix, after, NULL, 256);
 	for (i = 0; i < na && !b->napi_tid; i++) {
 		for (j = 0; j < nb && before[j] != after[i]; j++)
 			;

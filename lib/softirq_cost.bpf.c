@@ -16,6 +16,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "softirq_cost_common.h"
+
 #define NET_TX_SOFTIRQ	2
 #define NET_RX_SOFTIRQ	3
 
@@ -35,8 +37,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
-} start SEC(".maps");
+	__type(value, struct sirq_state);
+} state SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -54,46 +56,37 @@ SEC("raw_tp/softirq_entry")
 int sirq_entry(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u32 key = 0;
-	__u64 *t = bpf_map_lookup_elem(&start, &key);
+	struct sirq_state *st = bpf_map_lookup_elem(&state, &key);
 
 	(void)ctx;
-	if (t)
-		*t = bpf_ktime_get_ns();
+	if (st)
+		st->start = bpf_ktime_get_ns();
 	return 0;
 }
 
 /*
  * NET_RX of our traffic runs in our own threads (softirqs at bh enable),
- * on an idle CPU's irq exit, or in ksoftirqd: anything else was raised by
- * another process's traffic on this CPU.
+ * on an idle CPU's irq exit (pid 0), or in this CPU's ksoftirqd: anything
+ * else was raised by another process's traffic on this CPU.  The ksoftirqd
+ * tid is compared rather than its name: bpf_get_current_comm() on every
+ * such softirq was a third of this program's time (results.rst, "The
+ * cost measurement's price").
  */
-static __always_inline int foreign_context(void)
-{
-	char comm[16];
-
-	if (!(__u32)bpf_get_current_pid_tgid())
-		return 0;
-	if (bpf_get_current_comm(comm, sizeof(comm)))
-		return 0;
-	return !(comm[0] == 'k' && comm[1] == 's' && comm[2] == 'o' &&
-		 comm[3] == 'f' && comm[4] == 't' && comm[5] == 'i' &&
-		 comm[6] == 'r' && comm[7] == 'q' && comm[8] == 'd');
-}
-
 SEC("raw_tp/softirq_exit")
 int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u32 key = 0, vec = (__u32)ctx->args[0];
-	__u64 *t = bpf_map_lookup_elem(&start, &key);
+	__u32 key = 0, vec = (__u32)ctx->args[0], tid;
+	struct sirq_state *st = bpf_map_lookup_elem(&state, &key);
 	struct sirq_acc *a = bpf_map_lookup_elem(&acc, &key);
 	__u64 d, pid_tgid;
 
-	if (!t || !a || !*t)
+	if (!st || !a || !st->start)
 		return 0;
-	d = bpf_ktime_get_ns() - *t;
-	*t = 0;
+	d = bpf_ktime_get_ns() - st->start;
+	st->start = 0;
 	pid_tgid = bpf_get_current_pid_tgid();
-	if (watch_tid && (__u32)pid_tgid == watch_tid)
+	tid = (__u32)pid_tgid;
+	if (watch_tid && tid == watch_tid)
 		a->watch_ns += d;
 	a->all_ns += d;
 	a->all_count++;
@@ -106,7 +99,7 @@ int sirq_exit(struct bpf_raw_tracepoint_args *ctx)
 	}
 	if (own_tgid && pid_tgid >> 32 == own_tgid)
 		a->own_ns += d;
-	else if (vec == NET_RX_SOFTIRQ && foreign_context())
+	else if (vec == NET_RX_SOFTIRQ && tid && tid != st->ksoftirqd)
 		a->net_rx_foreign_ns += d;
 	return 0;
 }

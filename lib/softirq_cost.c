@@ -9,6 +9,8 @@
 #include <bpf/libbpf.h>
 
 #include "softirq_cost.h"
+#include "softirq_cost_common.h"
+#include "cpustat.h"
 #include "softirq_cost.skel.h"
 #include "err.h"
 
@@ -27,6 +29,32 @@ static __u32 prog_id(struct bpf_program *p)
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 		return 0;
 	return info.id;
+}
+
+/*
+ * Each CPU's ksoftirqd tid into the programs' per-CPU state, for the
+ * exit program's "another process's traffic" test
+ */
+static int ksoftirqd_set(struct sirq *s, char *err)
+{
+	pid_t tids[CPUSTAT_MAX_CPUS];
+	struct sirq_state *st;
+	__u32 key = 0;
+	int i, n = s->ncpus < CPUSTAT_MAX_CPUS ? s->ncpus : CPUSTAT_MAX_CPUS;
+	int ret = 0;
+
+	st = calloc(s->ncpus, sizeof(*st));
+	if (!st)
+		return err_set(err, -ENOMEM, "out of memory");
+	if (!ksoftirqd_tids(tids, n))
+		ret = err_set(err, -ENOENT, "no ksoftirqd thread in /proc");
+	for (i = 0; i < n; i++)
+		st[i].ksoftirqd = tids[i];
+	if (!ret && bpf_map__update_elem(s->skel->maps.state, &key, sizeof(key),
+					 st, s->ncpus * sizeof(*st), 0))
+		ret = err_set(err, -errno, "writing the softirq programs' state");
+	free(st);
+	return ret;
 }
 
 int sirq_open(struct sirq **sp, char *err)
@@ -58,6 +86,11 @@ int sirq_open(struct sirq **sp, char *err)
 		return err_set(err, ret,
 				"loading the softirq programs failed: root and CONFIG_BPF_EVENTS are needed");
 	}
+	ret = ksoftirqd_set(s, err);
+	if (ret) {
+		sirq_close(s);
+		return ret;
+	}
 	ret = softirq_cost_bpf__attach(s->skel);
 	if (ret) {
 		sirq_close(s);
@@ -85,6 +118,24 @@ int sirq_read(struct sirq *s, struct sirq_cpu *cpus, int ncpus)
 			memset(&cpus[i], 0, sizeof(cpus[i]));
 	}
 	return s->ncpus;
+}
+
+int sirq_attach(struct sirq *s, bool on, char *err)
+{
+	int ret;
+
+	softirq_cost_bpf__detach(s->skel);
+	if (!on)
+		return 0;
+	/* a start left by a softirq the detach cut in two is not counted */
+	ret = ksoftirqd_set(s, err);
+	if (ret)
+		return ret;
+	ret = softirq_cost_bpf__attach(s->skel);
+	if (ret)
+		return err_set(err, ret,
+			       "attaching to the irq:softirq_entry/exit raw tracepoints");
+	return 0;
 }
 
 void sirq_prog_ids(const struct sirq *s, __u32 ids[2])

@@ -11,6 +11,7 @@
 #ifndef SOFTIRQ_COST_H
 #define SOFTIRQ_COST_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
@@ -50,6 +51,13 @@ int sirq_read(struct sirq *s, struct sirq_cpu *cpus, int ncpus);
 
 /* Count softirq time in thread tid as watch_ns from now on (0: stop) */
 void sirq_watch(struct sirq *s, pid_t tid);
+
+/*
+ * Detach the programs (on false) or attach them again (on true; the start
+ * times are cleared first, so a softirq cut in two is not counted): for
+ * measuring what they cost.  The counters keep their values.  0 or -errno.
+ */
+int sirq_attach(struct sirq *s, bool on, char *err);
 
 /* The two programs' ids, for checking what is loaded */
 void sirq_prog_ids(const struct sirq *s, __u32 ids[2]);

@@ -14,8 +14,6 @@
  * error; as a fraction of one CPU over the window, above --max-foreign
  * the run is disturbed.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -72,29 +70,15 @@ static void on_signal(int sig)
 /* The ksoftirqd threads, each pinned to the CPU its name says */
 static int ksoftirqd_threads(struct load_thread *th)
 {
-	char path[300], comm[32];
-	struct dirent *d;
+	pid_t tids[LOAD_MAX_THREADS];
 	int n = 0, cpu;
-	DIR *dir = opendir("/proc");
-	FILE *f;
 
-	if (!dir)
-		return 0;
-	while ((d = readdir(dir)) && n < LOAD_MAX_THREADS) {
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    sscanf(comm, "ksoftirqd/%d", &cpu) == 1 && cpu >= 0) {
-			th[n].tid = atoi(d->d_name);
+	ksoftirqd_tids(tids, LOAD_MAX_THREADS);
+	for (cpu = 0; cpu < LOAD_MAX_THREADS; cpu++)
+		if (tids[cpu]) {
+			th[n].tid = tids[cpu];
 			th[n++].cpu = cpu;
 		}
-		fclose(f);
-	}
-	closedir(dir);
 	return n;
 }
 

@@ -8,7 +8,9 @@
 #      xdp-trafficgen udp, rate as the receiver counts it;
 #   2. receivers on one generator (xdp_trafficgen): xdp_rxq_info -i vs
 #      xdp-bench, for drop, tx, pass and redirect (devmap);
-#   3. the cost measurement's own price (xdp_rxq_info with and without);
+#   3. the cost measurement's own price (xdp_rxq_info with and without;
+#      then xdp_cost_price, attaching and detaching them every 200 ms
+#      beside one run, for 5 x SECS seconds);
 #   4. AF_XDP rxdrop in native copy mode on one generator: xdpsock -i vs
 #      xdp-bench xsk-drop -C copy -A native, spinning on the ring, in
 #      poll() (-p) and busy-polling (-B), with the same batch, ring and
@@ -114,6 +116,20 @@ pair() {
 		sleep 0.5
 		"$@" >"$PEERS_TMP/out" 2>&1 || true
 		wait $g || true ;;
+	price)
+		# xdp_cost_price for $1 s beside xdp_rxq_info --no-cost, on CPU 1
+		secs=$(($1 + 3))
+		tg_ours &
+		g=$!
+		sleep 0.5
+		ip netns exec "$XDP_ENV_DUT_NS" "$bin/xdp_rxq_info" \
+			-i "$XDP_ENV_DUT_IF" -d "$secs" --warmup 0 --no-prog-cost \
+			--no-cost >/dev/null 2>&1 &
+		x=$!
+		sleep 1
+		taskset -c 1 ip netns exec "$XDP_ENV_DUT_NS" "$bin/xdp_cost_price" \
+			-i "$XDP_ENV_DUT_IF" -d "$1" >"$PEERS_TMP/out" 2>&1 || true
+		wait $x $g || true ;;
 	esac
 }
 
@@ -242,6 +258,17 @@ if [ "${1:-}" = "--inside" ]; then
 		run ours ours_rx rx "${o[@]}"
 		run peer ours_rx rx "${o[@]}" --no-cost
 	done
+	# The same price interleaved finely in one run: xdp_cost_price
+	# attaches and detaches the programs every 200 ms beside one
+	# xdp_rxq_info --no-cost (lib/softirq_cost.h, cost_method.rst)
+	pt=$((secs * 5))
+	"$bin/xdp_load" --max-foreign "$max_foreign" --record "$PEERS_TMP/load" \
+		-- "$0" --pair price "$pt" 2>"$PEERS_TMP/load.txt" || true
+	IFS=$'\t' read -r foreign _ disturbed _ <"$PEERS_TMP/load" || foreign=?
+	price=$(awk '$1 == "price" { $1 = ""; print }' "$PEERS_TMP/out")
+	[ -n "$price" ] || tail -n 3 "$PEERS_TMP/out" >&2
+	r note "interleaved, xdp_cost_price -d $pt: ${price:-no figure}; foreign load $foreign$([ "${disturbed:-0}" = 1 ] && echo ", disturbed")"
+	echo "   interleaved: ${price:-no figure}, foreign load $foreign of a CPU" >&2
 	}
 
 	part 4 && {
@@ -309,7 +336,7 @@ done
 [ "$runs" -ge 3 ] || say "RUNS $runs: no confidence intervals (they need 3 runs a side)"
 
 [ "$(id -u)" -eq 0 ] || die "needs root"
-for t in xdp_env xdp_load xdp_peers xdp_trafficgen xdp_rxq_info xdpsock; do
+for t in xdp_env xdp_load xdp_peers xdp_trafficgen xdp_rxq_info xdpsock xdp_cost_price; do
 	[ -x "$bin/$t" ] || die "no $bin/$t: build first (make)"
 done
 if [ ! -f "$root/.ready" ]; then
