@@ -26,10 +26,13 @@
 #    unit's cost u is counted first, from 1000 units (B --spin 1001) on the
 #    veth pair's XDP_DROP; then N = 1, 10 and 100 must come out as +N*u
 #    insns per packet on every path of the veth pair, AF_XDP rxdrop
-#    included, within --tolerance PCT% of the path's figure (default 0.5%:
+#    included, within --tolerance PCT% of the path's figure (default 0.75%:
 #    at 20000 frames a CI run saw +10 units on XDP_TX come out 3.4 insns
-#    short and +100 on XDP_REDIRECT 3.6 short, 0.40% and 0.38%; the 0.1%
-#    spread holds at the 200000 frames of kernel-ab), or within the spread
+#    short and +100 on XDP_REDIRECT 3.6 short, 0.40% and 0.38%, and +100 on
+#    XDP_TX 3.4 over, then 4.4 over (0.51%, 2026-12-02) once the softirq
+#    exit program's cheaper foreign test took 0.94 insns/pkt off A only;
+#    0.75% of the cheapest path, 448 insns, is still a third of a unit;
+#    the 0.1% spread holds at the 200000 frames of kernel-ab), or within the spread
 #    (max - min) of A's runs plus that of B's on that path when that is
 #    larger, and at least 0.5 insns; the AF_XDP application's time must
 #    not move (the program runs in the softirq).  The same on the paced
@@ -83,7 +86,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-pin.sh"
 kernel=$kernel_image
 out=$(kernel_dir kernel-ab-test)
-tolerance=0.5
+tolerance=0.75
 same_tolerance=0.5
 xsk_tolerance=0.5
 func_floor=0.3
