@@ -18,6 +18,7 @@ struct sirq {
 	struct softirq_cost_bpf *skel;
 	int ncpus;		/* possible CPUs */
 	struct sirq_cpu *buf;
+	struct sirq_state *state;	/* per CPU: start 0, its ksoftirqd */
 	__u32 ids[2];
 };
 
@@ -35,26 +36,31 @@ static __u32 prog_id(struct bpf_program *p)
  * Each CPU's ksoftirqd tid into the programs' per-CPU state, for the
  * exit program's "another process's traffic" test
  */
-static int ksoftirqd_set(struct sirq *s, char *err)
+/* Each CPU's ksoftirqd tid, found once, for the exit program's test */
+static int ksoftirqd_find(struct sirq *s, char *err)
 {
 	pid_t tids[CPUSTAT_MAX_CPUS];
-	struct sirq_state *st;
-	__u32 key = 0;
 	int i, n = s->ncpus < CPUSTAT_MAX_CPUS ? s->ncpus : CPUSTAT_MAX_CPUS;
-	int ret = 0;
 
-	st = calloc(s->ncpus, sizeof(*st));
-	if (!st)
+	s->state = calloc(s->ncpus, sizeof(*s->state));
+	if (!s->state)
 		return err_set(err, -ENOMEM, "out of memory");
 	if (!ksoftirqd_tids(tids, n))
-		ret = err_set(err, -ENOENT, "no ksoftirqd thread in /proc");
+		return err_set(err, -ENOENT, "no ksoftirqd thread in /proc");
 	for (i = 0; i < n; i++)
-		st[i].ksoftirqd = tids[i];
-	if (!ret && bpf_map__update_elem(s->skel->maps.state, &key, sizeof(key),
-					 st, s->ncpus * sizeof(*st), 0))
-		ret = err_set(err, -errno, "writing the softirq programs' state");
-	free(st);
-	return ret;
+		s->state[i].ksoftirqd = tids[i];
+	return 0;
+}
+
+/* The programs' per-CPU state: no start time, and each CPU's ksoftirqd */
+static int state_write(struct sirq *s, char *err)
+{
+	__u32 key = 0;
+
+	if (bpf_map__update_elem(s->skel->maps.state, &key, sizeof(key),
+				 s->state, s->ncpus * sizeof(*s->state), 0))
+		return err_set(err, -errno, "writing the softirq programs' state");
+	return 0;
 }
 
 int sirq_open(struct sirq **sp, char *err)
@@ -86,7 +92,9 @@ int sirq_open(struct sirq **sp, char *err)
 		return err_set(err, ret,
 				"loading the softirq programs failed: root and CONFIG_BPF_EVENTS are needed");
 	}
-	ret = ksoftirqd_set(s, err);
+	ret = ksoftirqd_find(s, err);
+	if (!ret)
+		ret = state_write(s, err);
 	if (ret) {
 		sirq_close(s);
 		return ret;
@@ -128,7 +136,7 @@ int sirq_attach(struct sirq *s, bool on, char *err)
 	if (!on)
 		return 0;
 	/* a start left by a softirq the detach cut in two is not counted */
-	ret = ksoftirqd_set(s, err);
+	ret = state_write(s, err);
 	if (ret)
 		return ret;
 	ret = softirq_cost_bpf__attach(s->skel);
@@ -149,6 +157,7 @@ void sirq_close(struct sirq *s)
 	if (!s)
 		return;
 	softirq_cost_bpf__destroy(s->skel);
+	free(s->state);
 	free(s->buf);
 	free(s);
 }

@@ -118,9 +118,6 @@ static int measure(const struct config *cfg, struct sirq *s,
 	char err[ERR_LEN];
 	int n = 0, ret;
 
-	ret = read_count(cfg, &c0);
-	if (ret)
-		return ret;
 	t0 = mono_ns();
 	t = t0;
 	while (n < max && !cli_stop && t - t0 < cfg->duration * 1e9) {
