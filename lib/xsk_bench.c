@@ -325,6 +325,19 @@ static void txonly_frames(struct xsk_bench *b)
 			      b->o.pkt_size, dst, src, TGEN_PORT_BASE, 0);
 }
 
+/*
+ * rxdrop's UMEM frames unless asked: few while the application keeps taking
+ * (xsk_bench.h), the whole fill ring while it may sleep in poll(), whose
+ * wake-up they must outlast
+ */
+static __u32 xskb_rxdrop_frames(const struct xskb_opts *o)
+{
+	if (o->poll)
+		return o->port.sock.fill_size ?: XSK_DEF_RING_SIZE;
+	return o->batch * 4 > XSKB_RXDROP_FRAMES ? o->batch * 4 :
+						   XSKB_RXDROP_FRAMES;
+}
+
 int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 {
 	struct xsk_bench *b;
@@ -344,8 +357,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 	if (!b->o.pkt_size)
 		b->o.pkt_size = 64;
 	if (b->o.kind == XSKB_RXDROP && !b->o.port.sock.nr_frames)
-		b->o.port.sock.nr_frames = b->o.batch * 4 > XSKB_RXDROP_FRAMES ?
-					   b->o.batch * 4 : XSKB_RXDROP_FRAMES;
+		b->o.port.sock.nr_frames = xskb_rxdrop_frames(&b->o);
 	if (!b->o.busy_poll_us)
 		b->o.busy_poll_us = XSKB_BUSY_POLL_US;
 	if (b->o.gen_cpu < 0)

@@ -195,7 +195,7 @@ static const struct opt rows[] = {
 	SOCK_RING("rx-size", o.port.sock.rx_size, "RX ring size (power of two)"),
 	SOCK_RING("fill-size", o.port.sock.fill_size, "fill ring size (power of two)"),
 	{ SOCK_ROW(OPT_U32, "umem-frames", 0, o.port.sock.nr_frames, "N",
-		   "UMEM frames (default: rxdrop 256 or 4 batches, else fill ring + TX ring sizes)"),
+		   "UMEM frames (default: rxdrop 256 or 4 batches, in poll() the fill ring size; else fill ring + TX ring sizes)"),
 	  .min = 64, .max = 262144 },
 	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
 		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),

@@ -283,8 +283,9 @@ if [ "${1:-}" = "--inside" ]; then
 	r setting "fill ring" "4096 (--fill-size 4096)" "4096 (xdp-tools: 2 x default)" \
 		"xdpsock's default is 2048: set to the peer's, which has no option"
 	r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
-	r setting "UMEM frames" "256 (rxdrop's default)" "4096 (NUM_FRAMES, no option)" \
-		"by design: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
+	r setting "UMEM frames" "256 (rxdrop's default); in poll() 4096 (the fill ring's size)" \
+		"4096 (NUM_FRAMES, no option)" \
+		"by design, spinning: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
 	r setting need_wakeup "on (default)" "on (default)"
 	r setting "cost tracepoints" "none (--no-cost)" "none" \
 		"xdpsock's NET_RX cost measurement is off: part 3 prices it"

@@ -402,8 +402,8 @@ TEST_F(xdpsock, placement)
 }
 
 /*
- * The UMEM's frames: rxdrop's default is 256, or 4 batches when more;
- * --umem-frames sets it; the other kinds keep fill + TX ring sizes
+ * The UMEM's frames: rxdrop's default is 256, or 4 batches when more, and
+ * in poll() the fill ring's size; --umem-frames sets it; the other kinds keep fill + TX ring sizes
  */
 TEST_F(xdpsock, umem_frames)
 {
@@ -418,6 +418,14 @@ TEST_F(xdpsock, umem_frames)
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(100, num(self, "umem_frames"));
 	EXPECT_EQ(200, num(self, "rx_packets"));
+	/* in poll() the whole fill ring: the app's wake-up must not drain it */
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(2048, num(self, "umem_frames"));
+	EXPECT_EQ(200, num(self, "rx_packets"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --fill-size 4096 -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(4096, num(self, "umem_frames"));
 	ASSERT_EQ(0, xdpsock_json(self, "-l --fill-size 1024 -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1024 + 2048, num(self, "umem_frames"));
