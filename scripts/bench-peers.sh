@@ -5,7 +5,7 @@
 # xdp-tools on the same veth pair, same traffic, same run:
 #
 #   1. generators into one receiver (xdp-bench drop): xdp_trafficgen vs
-#      xdp-trafficgen udp, rate as the receiver counts it;
+#      xdp-trafficgen udp, 64 and 1500 B, rate as the receiver counts it;
 #   2. receivers on one generator (xdp_trafficgen): xdp_rxq_info -i vs
 #      xdp-bench, for drop, tx, pass and redirect (devmap);
 #   3. the cost measurement's own price (xdp_rxq_info with and without;
@@ -14,7 +14,14 @@
 #   4. AF_XDP rxdrop in native copy mode on one generator: xdpsock -i vs
 #      xdp-bench xsk-drop -C copy -A native, spinning on the ring, in
 #      poll() (-p) and busy-polling (-B), with the same batch, ring and
-#      frame sizes on both sides.
+#      frame sizes on both sides;
+#   5. the same in generic (skb) mode: xdpsock -S vs xdp-bench xsk-drop
+#      -A skb (GRO on at veth0, which gives it the NAPI the generator's
+#      frames need);
+#   6. AF_XDP l2fwd, native copy, on one generator: xdpsock -l vs xdp-bench
+#      xsk-tx, counted where the frames come back (the peer's program);
+#   7. AF_XDP txonly, native copy: xdpsock -t vs xdp-trafficgen xsk-udp,
+#      counted where the frames arrive (the peer's program).
 #
 # RUNS (default 5): alternating runs of each side (ours, peer, ours, ...).
 # PARTS="2 4" runs only those parts (default: all); SECS=N makes a run N
@@ -54,7 +61,7 @@ bin="$top/build/bin"
 root="$top/build/peers/sid"
 max_foreign=0.05	# as the sweep's load_check() (lib/rxq_bench.c)
 max_retries=2		# as the sweep's SWEEP_MAX_RETRIES (lib/sweep.h)
-all_parts="1 2 3 4"
+all_parts="1 2 3 4 5 6 7"
 
 . "$top/scripts/lib/common.sh"
 
@@ -76,10 +83,10 @@ chrooted_cmd() {
 	printf '%sip netns exec %s chroot %s (SIGINT after %s s) %s' \
 		"${cpu:+taskset -c $cpu }" "$ns" "${root#"$top"/}" "$t" "$*"
 }
-# our generator's command line into tg[]
+# our generator's command line into tg[] (frames of $size bytes, if set)
 tg_ours_cmd() {
 	tg=("$bin/xdp_trafficgen" -i "$XDP_ENV_PEER_IF" --dst-mac "$XDP_ENV_DUT_MAC"
-	    -d $((secs + 2)))
+	    -d $((secs + 2)) ${size:+-s "$size"})
 }
 tg_ours() {
 	local tg
@@ -88,28 +95,55 @@ tg_ours() {
 }
 tg_theirs() {
 	chrooted "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
-		-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF" >/dev/null 2>&1 || true
+		-m "$XDP_ENV_DUT_MAC" ${size:+-s "$size"} "$XDP_ENV_PEER_IF" \
+		>/dev/null 2>&1 || true
 }
 tg_theirs_cmd() {
 	chrooted_cmd "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
-		-m "$XDP_ENV_DUT_MAC" "$XDP_ENV_PEER_IF"
+		-m "$XDP_ENV_DUT_MAC" ${size:+-s "$size"} "$XDP_ENV_PEER_IF"
+}
+# Frames the peer's program dropped (what reached veth1), per second, for
+# SECS seconds: "peer N pps" lines (parts 6 and 7 count there, on both
+# sides alike)
+peer_count() {
+	ip netns exec "$XDP_ENV_PEER_NS" bash -c 'n=$1; ifc=$2
+		drops() { ethtool -S "$ifc" | awk '\''$1 ~ /^rx_queue_[0-9]+_xdp_drops:$/ { s += $2 }
+			END { print s + 0 }'\''; }
+		v0=$(drops); t0=$EPOCHREALTIME
+		for ((i = 0; i < n; i++)); do
+			sleep 1
+			v=$(drops); t=$EPOCHREALTIME
+			awk -v d=$((v - v0)) -v t="$t" -v t0="$t0" \
+				'\''BEGIN { printf "peer %.0f pps\n", d / (t - t0) }'\''
+			v0=$v t0=$t
+		done' sh "$1" "$XDP_ENV_PEER_IF"
 }
 
 # One run's pair, in a process of its own under xdp_load (--pair):
-#   gen SIDE: xdp-bench drop on the dut, generator SIDE (ours, theirs)
+#   gen SIDE [SIZE]: xdp-bench drop on the dut, generator SIDE (ours,
+#     theirs), frames of SIZE bytes (default 64)
 #   rx CMD...: xdp_trafficgen from half a second before, CMD receives
+#   fwd CMD...: the same, counted at the peer (peer_count)
+#   tx CMD...: CMD sends, counted at the peer
 # the receiver's output in $PEERS_TMP/out
 pair() {
 	local what=$1 g
 	shift
 	case $what in
 	gen)
+		size=${2:-}
 		chrooted "$XDP_ENV_DUT_NS" $((secs + 1)) xdp-bench drop -i 1 \
 			"$XDP_ENV_DUT_IF" >"$PEERS_TMP/out" 2>&1 &
 		g=$!
 		sleep 0.5
 		"tg_$1"
 		wait $g || true ;;
+	fwd|tx)
+		[ "$what" = tx ] || { tg_ours & g=$!; sleep 0.5; }
+		peer_count "$secs" >"$PEERS_TMP/out" 2>&1 &
+		x=$!
+		"$@" >"$PEERS_TMP/cmd.out" 2>&1 || true
+		wait $x ${g:-} || true ;;
 	rx)
 		tg_ours &
 		g=$!
@@ -140,7 +174,7 @@ esac
 if [ "${1:-}" = "--pair" ]; then
 	shift
 	secs=$PEERS_SECS
-	[ "$1" = rx ] && [ "$2" = cpu=1 ] && { cpu=1; set -- rx "${@:3}"; }
+	[ "${2:-}" = cpu=1 ] && { cpu=1; set -- "$1" "${@:3}"; }
 	pair "$@"
 	exit 0
 fi
@@ -171,6 +205,8 @@ if [ "${1:-}" = "--inside" ]; then
 	ours_rx() { awk '$1 == "XDP-RX" && $2 == "total" && $3 > 0 { print $3 }' "$1" | med; }
 	# xdp-bench xsk-drop: "veth0:0   171328 rx/s"; xdpsock: "... rx N pps ..."
 	xsk_rx() { awk '$1 ~ /:[0-9]+$/ && $3 == "rx/s" && $2 > 0 { print $2 }' "$1" | med; }
+	# peer_count's lines
+	peer_rx() { awk '$1 == "peer" && $3 == "pps" && $2 > 0 { print $2 }' "$1" | med; }
 	xdpsock_rx() {
 		awk '{ for (i = 1; i + 2 <= NF; i++)
 			if ($i == "rx" && $(i + 2) == "pps" && $(i + 1) > 0) print $(i + 1) }' "$1" | med
@@ -199,19 +235,24 @@ if [ "${1:-}" = "--inside" ]; then
 	echo "part 1: generators" >&2
 	r part 1 "generators into xdp-bench drop (receiver-counted Mpps)"
 	r setting receiver "xdp-bench drop -i 1 (native)" "the same"
-	r setting "frame size" "64 B (default -s)" "64 B (default -s)"
+	r setting "frame size" "64 B, then 1500 B (-s)" "64 B, then 1500 B (-s)"
 	r setting flows "1 (default -f)" "1 (one source and destination port)"
 	r setting method "BPF_PROG_RUN live frames, one call" "BPF_PROG_RUN live frames" \
 		"xdp-trafficgen makes many shorter calls (trafficgen.rst)"
 	r setting "CPU pinning" "sending thread on CPU 0 (default -c)" "not pinned, 1 thread (default -t)" \
 		"xdp-trafficgen has no CPU option"
-	r cmp generators xdp_trafficgen "xdp-trafficgen udp"
-	r cmd ours "ip netns exec $XDP_ENV_PEER_NS ${tg[*]}; receiver: $(chrooted_cmd "$dut" $((secs + 1)) xdp-bench drop -i 1 "$XDP_ENV_DUT_IF")"
-	r cmd peer "$(tg_theirs_cmd); receiver: the same"
-	for i in $(seq "$runs"); do
-		run ours bench_rx gen ours
-		run peer bench_rx gen theirs
+	for size in 64 1500; do
+		tg_ours_cmd
+		r cmp "$size B" xdp_trafficgen "xdp-trafficgen udp"
+		r cmd ours "ip netns exec $XDP_ENV_PEER_NS ${tg[*]}; receiver: $(chrooted_cmd "$dut" $((secs + 1)) xdp-bench drop -i 1 "$XDP_ENV_DUT_IF")"
+		r cmd peer "$(tg_theirs_cmd); receiver: the same"
+		for i in $(seq "$runs"); do
+			run ours bench_rx gen ours "$size"
+			run peer bench_rx gen theirs "$size"
+		done
 	done
+	size=
+	tg_ours_cmd
 	}
 
 	part 2 && {
@@ -271,44 +312,118 @@ if [ "${1:-}" = "--inside" ]; then
 	echo "   interleaved: ${price:-no figure}, foreign load $foreign of a CPU" >&2
 	}
 
+	# The AF_XDP settings parts 4-7 share: batch, rings, chunk
+	xsk_settings() {
+		r setting "CPU pinning" "app thread on CPU 1 (--app-cpu 1)" "CPU 1 (taskset -c 1)"
+		r setting batch "64 (-b 64)" "64 (default -b)"
+		r setting "RX ring" "2048 (--rx-size 2048)" "2048 (libxdp default)"
+		r setting "fill ring" "4096 (--fill-size 4096)" "4096 (xdp-tools: 2 x default)" \
+			"xdpsock's default is 2048: set to the peer's, which has no option"
+		r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
+	}
+	# rxdrop PART MODE-TEXT OURS-MODE PEER-MODE: spinning, in poll() and
+	# busy-polling, xdpsock OURS-MODE against xdp-bench xsk-drop PEER-MODE
+	rxdrop() {
+		local p=$1 what=$2 om=$3 pm=$4 mode o t ours theirs common
+		r part "$p" "AF_XDP rxdrop, $what, on xdp_trafficgen: xdpsock vs xdp-bench xsk-drop"
+		r setting generator "${tg[*]#"$bin"/} (CPU 0; NAPI there)" "the same"
+		r setting mode "$what ($om --copy)" "$what (-A $pm -C copy)"
+		r setting "frame size" "64 B" "64 B"
+		xsk_settings
+		r setting "UMEM frames" "256 (rxdrop's default); in poll() 4096 (the fill ring's size)" \
+			"4096 (NUM_FRAMES, no option)" \
+			"by design, spinning: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
+		r setting need_wakeup "on (default)" "on (default)"
+		r setting "cost tracepoints" "none (--no-cost)" "none" \
+			"xdpsock's NET_RX cost measurement is off: part 3 prices it"
+		[ "$pm" = native ] ||
+			r setting "veth0 GRO" "on (ethtool -K)" "the same" \
+				"generic XDP: veth0 needs a NAPI for the frames veth1 sends"
+		r note "spin: the receive loop spins on the ring; poll: it waits in poll(); busy-poll: SO_PREFER_BUSY_POLL with SO_BUSY_POLL (-B on both)"
+		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
+			--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
+		for mode in spin poll busy-poll; do
+			case $mode in
+			spin) o=() t=() ;;
+			poll) o=(-p) t=(-p) ;;
+			busy-poll) o=(-B) t=(-B) ;;
+			esac
+			ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
+			      "${common[@]}" "${o[@]}")
+			theirs=(xdp-bench xsk-drop -C copy -A "$pm" -i 1 "${t[@]}"
+				"$XDP_ENV_DUT_IF")
+			r cmp "$mode" xdpsock "xdp-bench xsk-drop"
+			r cmd ours "${ours[*]}"
+			r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
+			for i in $(seq "$runs"); do
+				run ours xdpsock_rx rx "${ours[@]}"
+				run peer xsk_rx rx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
+			done
+		done
+	}
+
 	part 4 && {
 	echo "part 4: AF_XDP rxdrop" >&2
-	r part 4 "AF_XDP rxdrop, native copy, on xdp_trafficgen: xdpsock vs xdp-bench xsk-drop"
+	rxdrop 4 "native XDP, copy" -N native
+	}
+
+	part 5 && {
+	echo "part 5: AF_XDP rxdrop, generic" >&2
+	gro() { ip netns exec "$dut" ethtool -K "$XDP_ENV_DUT_IF" gro "$1" >/dev/null; }
+	gro on
+	rxdrop 5 "generic XDP, copy" -S skb
+	gro off
+	}
+
+	# Parts 6 and 7 count at the peer, whose program drops what it gets
+	peer_note="counted at veth1: frames/s its XDP program dropped (rx_queue_*_xdp_drops, read every second), alike for both sides"
+
+	part 6 && {
+	echo "part 6: AF_XDP l2fwd" >&2
+	r part 6 "AF_XDP l2fwd, native copy, on xdp_trafficgen: xdpsock -l vs xdp-bench xsk-tx, counted where the frames come back"
 	r setting generator "${tg[*]#"$bin"/} (CPU 0; NAPI there)" "the same"
 	r setting mode "native XDP, copy (-N --copy)" "native XDP, copy (-A native -C copy)"
 	r setting "frame size" "64 B" "64 B"
+	xsk_settings
+	r setting "TX ring" "2048 (default)" "2048 (libxdp default)"
+	r setting "UMEM frames" "4096 (--umem-frames 4096)" "4096 (NUM_FRAMES, no option)" \
+		"xdpsock's default is fill + TX ring, 6144: set to the peer's"
+	r setting "cost tracepoints" "none (--no-cost)" "none"
+	r note "$peer_note"
+	ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" -l -N --copy
+	      --app-cpu 1 -b 64 --rx-size 2048 --fill-size 4096 --frame-size 4096
+	      --umem-frames 4096 --no-cost -d "$secs")
+	theirs=(xdp-bench xsk-tx -C copy -A native -i 1 "$XDP_ENV_DUT_IF")
+	r cmp l2fwd "xdpsock -l" "xdp-bench xsk-tx"
+	r cmd ours "${ours[*]}"
+	r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
+	for i in $(seq "$runs"); do
+		run ours peer_rx fwd "${ours[@]}"
+		run peer peer_rx fwd cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
+	done
+	}
+
+	part 7 && {
+	echo "part 7: AF_XDP txonly" >&2
+	r part 7 "AF_XDP txonly, native copy: xdpsock -t vs xdp-trafficgen xsk-udp, counted where the frames arrive"
+	r setting mode "native XDP, copy (-N --copy)" "native XDP, copy (-A native -C copy)"
+	r setting "frame size" "64 B (-s 64)" "64 B (default -s)"
 	r setting "CPU pinning" "app thread on CPU 1 (--app-cpu 1)" "CPU 1 (taskset -c 1)"
 	r setting batch "64 (-b 64)" "64 (default -b)"
-	r setting "RX ring" "2048 (--rx-size 2048)" "2048 (libxdp default)"
-	r setting "fill ring" "4096 (--fill-size 4096)" "4096 (xdp-tools: 2 x default)" \
-		"xdpsock's default is 2048: set to the peer's, which has no option"
 	r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
-	r setting "UMEM frames" "256 (rxdrop's default); in poll() 4096 (the fill ring's size)" \
-		"4096 (NUM_FRAMES, no option)" \
-		"by design, spinning: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
-	r setting need_wakeup "on (default)" "on (default)"
-	r setting "cost tracepoints" "none (--no-cost)" "none" \
-		"xdpsock's NET_RX cost measurement is off: part 3 prices it"
-	r note "spin: the receive loop spins on the ring; poll: it waits in poll(); busy-poll: SO_PREFER_BUSY_POLL with SO_BUSY_POLL (-B on both)"
-	common=(--rxdrop -N --copy --app-cpu 1 -b 64 --rx-size 2048
-		--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
-	for mode in spin poll busy-poll; do
-		case $mode in
-		spin) o=() t=() ;;
-		poll) o=(-p) t=(-p) ;;
-		busy-poll) o=(-B) t=(-B) ;;
-		esac
-		ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
-		      "${common[@]}" "${o[@]}")
-		theirs=(xdp-bench xsk-drop -C copy -A native -i 1 "${t[@]}"
-			"$XDP_ENV_DUT_IF")
-		r cmp "$mode" xdpsock "xdp-bench xsk-drop"
-		r cmd ours "${ours[*]}"
-		r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
-		for i in $(seq "$runs"); do
-			run ours xdpsock_rx rx "${ours[@]}"
-			run peer xsk_rx rx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
-		done
+	r setting "UMEM frames" "4096 (fill + TX ring, defaults)" "4096 (no option)"
+	r setting "cost tracepoints" "none (--no-cost)" "none"
+	r note "$peer_note"
+	ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" -t -N --copy
+	      --app-cpu 1 -b 64 -s 64 --frame-size 4096 --no-cost -d "$secs")
+	theirs=(xdp-trafficgen xsk-udp -C copy -A native -i 1 -m "$XDP_ENV_PEER_MAC"
+		"$XDP_ENV_DUT_IF")
+	r cmp txonly "xdpsock -t" "xdp-trafficgen xsk-udp"
+	r cmd ours "${ours[*]}"
+	r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
+	for i in $(seq "$runs"); do
+		run ours peer_rx tx "${ours[@]}"
+		run peer peer_rx tx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
 	done
 	}
 	exit 0
