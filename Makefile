@@ -265,7 +265,8 @@ vm-check: kernel selftests
 # its tag, or BASE=tree) and the patched kernel (kernel/, or SERIES=tree);
 # TOLERANCE is the spread within which a change is "no change", in %.
 # FUNCS=1 adds the per-function counts of the QEMU plugin (plugin/), and
-# CACHE=1 its modelled L1 misses as well: both slow TCG down (exact_cost.rst)
+# CACHE=1 its modelled L1 misses as well: both slow TCG down (exact_cost.rst);
+# EXACT_TIMEOUT=SEC the guest's limit in kernel-ab (exact-cost.sh: 1800)
 TOLERANCE ?= 0.1
 EXACT_FUNCS_OPTS := $(if $(CACHE),--cache,$(if $(FUNCS),--funcs))
 exact-cost: kernel-deps kernel all plugin
@@ -273,7 +274,8 @@ exact-cost: kernel-deps kernel all plugin
 
 kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all plugin
 	@scripts/kernel-ab.sh $(if $(BASE),--base "$(BASE)") \
-		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS)
+		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS) \
+		$(if $(EXACT_TIMEOUT),--timeout $(EXACT_TIMEOUT))
 
 # The QEMU TCG plugin of the per-function counts, against the plugin API
 # header of the installed QEMU's own Debian source package

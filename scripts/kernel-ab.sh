@@ -27,13 +27,16 @@
 #                    insns/pkt in the window (spread 0.40): igb_clean_rx_irq
 #                    +30.10, ..."
 #   --cache          --funcs, and the plugin's modelled L1d/L1i misses
+#   --timeout SEC    kill a guest that has not finished (scripts/exact-cost.sh's
+#                    --timeout, default 1800; a larger EXACT_* matrix, or a
+#                    kernel slower under TCG, may need more)
 # EXACT_* variables choose the matrix (scripts/vm-exact.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-pin.sh"
 base="" series="" out=$(kernel_dir kernel-ab) tolerance=0.1 kdir=$kernel_tree
-base_image="" series_image="" funcs=()
+base_image="" series_image="" funcs=() timeout=()
 
 . "$top/scripts/lib/common.sh"
 
@@ -48,6 +51,8 @@ while [ $# -gt 0 ]; do
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	--funcs) funcs=(--funcs); shift ;;
 	--cache) funcs=(--cache); shift ;;
+	--timeout) want_whole "${2:-}" "--timeout '${2:-}' is not a number of seconds"
+		   timeout=(--timeout "$2"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -114,8 +119,10 @@ fi
 built=$(date +%s)
 
 rm -f "$out"/a-*.json "$out"/b-*.json
-"$top/scripts/exact-cost.sh" "${funcs[@]}" --kernel "$kernel_a" --out "$out/a" a > "$out/a-functions.txt"
-"$top/scripts/exact-cost.sh" "${funcs[@]}" --kernel "$kernel_b" --out "$out/b" b > "$out/b-functions.txt"
+"$top/scripts/exact-cost.sh" "${funcs[@]}" "${timeout[@]}" --kernel "$kernel_a" \
+	--out "$out/a" a > "$out/a-functions.txt"
+"$top/scripts/exact-cost.sh" "${funcs[@]}" "${timeout[@]}" --kernel "$kernel_b" \
+	--out "$out/b" b > "$out/b-functions.txt"
 
 {
 	echo "Exact cost, B (${series:-kernel/ HEAD}) against A (${base:-kernel/ tag baseline}):"
