@@ -42,7 +42,7 @@
 
 #define PEERS_MAX_PARTS		9
 #define PEERS_MAX_CMPS		8	/* a part's */
-#define PEERS_MAX_SETTINGS	12	/* a part's */
+#define PEERS_MAX_SETTINGS	16	/* a part's */
 #define PEERS_MAX_NOTES		6	/* a part's */
 #define PEERS_MAX_RUNS		100	/* a side's */
 #define PEERS_TEXT		256
