@@ -332,10 +332,13 @@ static void txonly_frames(struct xsk_bench *b)
  */
 static __u32 xskb_rxdrop_frames(const struct xskb_opts *o)
 {
-	if (o->poll)
-		return o->port.sock.fill_size ?: XSK_DEF_RING_SIZE;
-	return o->batch * 4 > XSKB_RXDROP_FRAMES ? o->batch * 4 :
-						   XSKB_RXDROP_FRAMES;
+	__u32 least = o->batch * 4 > XSKB_RXDROP_FRAMES ? o->batch * 4 :
+							  XSKB_RXDROP_FRAMES;
+	__u32 fill = o->port.sock.fill_size ?: XSK_DEF_RING_SIZE;
+
+	if (o->poll && fill > least)
+		return fill;
+	return least;
 }
 
 int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)

@@ -93,22 +93,24 @@ tg_ours() {
 	tg_ours_cmd
 	ip netns exec "$XDP_ENV_PEER_NS" "${tg[@]}" >/dev/null 2>&1
 }
+# xdp-trafficgen's -s counts the 4-byte FCS (its default, 66, is a 62-byte
+# frame): -s SIZE + 4 is a frame of SIZE bytes, as ours
 tg_theirs() {
 	chrooted "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
-		-m "$XDP_ENV_DUT_MAC" ${size:+-s "$size"} "$XDP_ENV_PEER_IF" \
+		-m "$XDP_ENV_DUT_MAC" -s $((${size:-64} + 4)) "$XDP_ENV_PEER_IF" \
 		>/dev/null 2>&1 || true
 }
 tg_theirs_cmd() {
 	chrooted_cmd "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
-		-m "$XDP_ENV_DUT_MAC" ${size:+-s "$size"} "$XDP_ENV_PEER_IF"
+		-m "$XDP_ENV_DUT_MAC" -s $((${size:-64} + 4)) "$XDP_ENV_PEER_IF"
 }
 # Frames the peer's program dropped (what reached veth1), per second, for
 # SECS seconds: "peer N pps" lines (parts 6 and 7 count there, on both
 # sides alike)
 peer_count() {
-	ip netns exec "$XDP_ENV_PEER_NS" bash -c 'n=$1; ifc=$2
+	LC_ALL=C ip netns exec "$XDP_ENV_PEER_NS" bash -c 'n=$1; ifc=$2
 		drops() { ethtool -S "$ifc" | awk '\''$1 ~ /^rx_queue_[0-9]+_xdp_drops:$/ { s += $2 }
-			END { print s + 0 }'\''; }
+			END { printf "%.0f\n", s }'\''; }
 		v0=$(drops); t0=$EPOCHREALTIME
 		for ((i = 0; i < n; i++)); do
 			sleep 1
@@ -194,12 +196,13 @@ if [ "${1:-}" = "--inside" ]; then
 	# is part $1 to be run?
 	part() { [ -z "${PARTS:-}" ] || [[ " $PARTS " == *" $1 "* ]]; }
 	r() { local IFS=$'\t'; echo "$*" >>"$rec"; }
-	# median of the numbers on stdin, first and last dropped
+	# median of the numbers on stdin, the first and the last (in their
+	# order: the run's first and last second) dropped when there are 3 or more
 	med() {
-		sort -g | awk '{ v[NR] = $1 } END {
-			if (NR > 2) { lo = 2; hi = NR - 1 } else { lo = 1; hi = NR }
-			n = hi - lo + 1; m = lo + int((n - 1) / 2)
-			if (NR) printf "%.0f\n", n % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
+		awk '{ v[NR] = $1 } END { lo = NR > 2 ? 2 : 1; hi = NR > 2 ? NR - 1 : NR
+			for (i = lo; i <= hi; i++) print v[i] }' | sort -g |
+		awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2)
+			if (NR) printf "%.0f\n", NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }'
 	}
 	bench_rx() { awk '(/^Summary/ || $1 ~ /->/) && $3 == "rx/s" && $2 > 0 { print $2 }' "$1" | med; }
 	ours_rx() { awk '$1 == "XDP-RX" && $2 == "total" && $3 > 0 { print $3 }' "$1" | med; }
@@ -235,7 +238,8 @@ if [ "${1:-}" = "--inside" ]; then
 	echo "part 1: generators" >&2
 	r part 1 "generators into xdp-bench drop (receiver-counted Mpps)"
 	r setting receiver "xdp-bench drop -i 1 (native)" "the same"
-	r setting "frame size" "64 B, then 1500 B (-s)" "64 B, then 1500 B (-s)"
+	r setting "frame size" "64 B, then 1500 B (-s 64, -s 1500)" "64 B, then 1500 B (-s 68, -s 1504)" \
+		"xdp-trafficgen's -s counts the 4-byte FCS"
 	r setting flows "1 (default -f)" "1 (one source and destination port)"
 	r setting method "BPF_PROG_RUN live frames, one call" "BPF_PROG_RUN live frames" \
 		"xdp-trafficgen makes many shorter calls (trafficgen.rst)"
@@ -338,14 +342,14 @@ if [ "${1:-}" = "--inside" ]; then
 		xsk_settings
 		r setting "UMEM frames" "256 (rxdrop's default); in poll() 4096 (the fill ring's size)" \
 			"4096 (NUM_FRAMES, no option)" \
-			"by design, spinning: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
+			"by design, spinning and busy-polling: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
 		r setting need_wakeup "on (default)" "on (default)"
 		r setting "cost tracepoints" "none (--no-cost)" "none" \
 			"xdpsock's NET_RX cost measurement is off: part 3 prices it"
 		[ "$pm" = native ] ||
 			r setting "veth0 GRO" "on (ethtool -K)" "the same" \
 				"generic XDP: veth0 needs a NAPI for the frames veth1 sends"
-		r setting "veth0 NAPI, busy-poll" "napi_defer_hard_irqs 2, gro_flush_timeout 200000" \
+		r setting "veth0 NAPI, busy-poll" "napi_defer_hard_irqs 2, gro_flush_timeout 200000 ns" \
 			"the same" "set for both by the script, as the kernel's napi.rst pairs them with SO_PREFER_BUSY_POLL"
 		r note "spin: the receive loop spins on the ring; poll: it waits in poll(); busy-poll: SO_PREFER_BUSY_POLL with SO_BUSY_POLL (-B on both)"
 		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
@@ -418,17 +422,19 @@ if [ "${1:-}" = "--inside" ]; then
 	echo "part 7: AF_XDP txonly" >&2
 	r part 7 "AF_XDP txonly, native copy: xdpsock -t vs xdp-trafficgen xsk-udp, counted where the frames arrive"
 	r setting mode "native XDP, copy (-N --copy)" "native XDP, copy (-A native -C copy)"
-	r setting "frame size" "64 B (-s 64)" "64 B (default -s)"
+	r setting "frame size" "64 B (-s 64)" "64 B (-s 68)" "xdp-trafficgen's -s counts the 4-byte FCS"
 	r setting "CPU pinning" "app thread on CPU 1 (--app-cpu 1)" "CPU 1 (taskset -c 1)"
 	r setting batch "64 (-b 64)" "64 (default -b)"
 	r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
 	r setting "UMEM frames" "4096 (fill + TX ring, defaults)" "4096 (no option)"
+	r setting "destination MAC" "02:00:00:00:00:02 (-i: xsk_bench's fixed one)" "veth1's (-m)" \
+		"veth1's program drops every frame, whatever its address"
 	r setting "cost tracepoints" "none (--no-cost)" "none"
 	r note "$peer_note"
 	ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" -t -N --copy
 	      --app-cpu 1 -b 64 -s 64 --frame-size 4096 --no-cost -d "$secs")
-	theirs=(xdp-trafficgen xsk-udp -C copy -A native -i 1 -m "$XDP_ENV_PEER_MAC"
-		"$XDP_ENV_DUT_IF")
+	theirs=(xdp-trafficgen xsk-udp -C copy -A native -i 1 -s 68
+		-m "$XDP_ENV_PEER_MAC" "$XDP_ENV_DUT_IF")
 	r cmp txonly "xdpsock -t" "xdp-trafficgen xsk-udp"
 	r cmd ours "${ours[*]}"
 	r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"

@@ -52,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--funcs) funcs=(--funcs); shift ;;
 	--cache) funcs=(--cache); shift ;;
 	--timeout) want_whole "${2:-}" "--timeout '${2:-}' is not a number of seconds"
+		   [ "$2" -gt 0 ] || die "--timeout '$2' is not a number of seconds"
 		   timeout=(--timeout "$2"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
