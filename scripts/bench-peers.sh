@@ -316,12 +316,6 @@ if [ "${1:-}" = "--inside" ]; then
 	echo "   interleaved: ${price:-no figure}, foreign load $foreign of a CPU" >&2
 	}
 
-	# napi DEFER TIMEOUT: veth0's napi_defer_hard_irqs and gro_flush_timeout
-	napi() {
-		ip netns exec "$dut" sh -c 'cd "/sys/class/net/$1" &&
-			echo "$2" > napi_defer_hard_irqs && echo "$3" > gro_flush_timeout' \
-			sh "$XDP_ENV_DUT_IF" "$1" "$2" || die "cannot set veth0's NAPI settings"
-	}
 	# The AF_XDP settings parts 4-7 share: batch, rings, chunk
 	xsk_settings() {
 		r setting "CPU pinning" "app thread on CPU 1 (--app-cpu 1)" "CPU 1 (taskset -c 1)"
@@ -349,9 +343,8 @@ if [ "${1:-}" = "--inside" ]; then
 		[ "$pm" = native ] ||
 			r setting "veth0 GRO" "on (ethtool -K)" "the same" \
 				"generic XDP: veth0 needs a NAPI for the frames veth1 sends"
-		r setting "veth0 NAPI, busy-poll" "napi_defer_hard_irqs 2, gro_flush_timeout 200000 ns" \
-			"the same" "set for both by the script, as the kernel's napi.rst pairs them with SO_PREFER_BUSY_POLL"
 		r note "spin: the receive loop spins on the ring; poll: it waits in poll(); busy-poll: SO_PREFER_BUSY_POLL with SO_BUSY_POLL (-B on both)"
+		r note "on veth an AF_XDP socket gets no NAPI id (veth sets no queue NAPI for xsk_bind()), so busy-poll polls nothing: the NAPI stays on CPU 0 (bench_peers.rst)"
 		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
 			--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
 		for mode in spin poll busy-poll; do
@@ -360,8 +353,6 @@ if [ "${1:-}" = "--inside" ]; then
 			poll) o=(-p) t=(-p) ;;
 			busy-poll) o=(-B) t=(-B) ;;
 			esac
-			# the NAPI settings of preferred busy polling, for both sides
-			if [ "$mode" = busy-poll ]; then napi 2 200000; else napi 0 0; fi
 			ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
 			      "${common[@]}" "${o[@]}")
 			theirs=(xdp-bench xsk-drop -C copy -A "$pm" -i 1 "${t[@]}"
@@ -374,7 +365,6 @@ if [ "${1:-}" = "--inside" ]; then
 				run peer xsk_rx rx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
 			done
 		done
-		napi 0 0
 	}
 
 	part 4 && {
