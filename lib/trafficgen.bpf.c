@@ -6,7 +6,8 @@
  *	      frame n of the run from the template by rewriting the UDP source
  *	      port (port_base + n % flows) and the payload's 32-bit sequence
  *	      number (n), counts it and sends it back out of the ingress
- *	      interface with XDP_TX.
+ *	      interface with XDP_TX.  With bare set it only returns XDP_TX:
+ *	      the template as it is, nothing counted (the live-frames limit).
  * tgen_sink: a receiver for tests and the tool: counts frames, bytes, frames
  *	      per UDP source port, the smallest and largest frame, and drops
  *	      everything.
@@ -38,6 +39,8 @@ __u64 next_seq;
 
 /* When set, tgen_tx drops every frame and counts nothing (limit probing) */
 __u32 probe;
+/* When set, tgen_tx sends the template unchanged and counts nothing */
+__u32 bare;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -75,6 +78,8 @@ int tgen_tx(struct xdp_md *ctx)
 
 	if (probe)
 		return XDP_DROP;
+	if (bare)
+		return XDP_TX;
 	if (data + SEQ_OFF + sizeof(__u32) > data_end)
 		return XDP_ABORTED;
 

@@ -333,12 +333,13 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 	int ret;
 
 	skel->bss->next_seq = 0;
+	skel->bss->bare = o->bare;
 	if (o->rate_pps)
 		ret = run_live_paced(o, skel, md, frame, size, start_raw, err);
 	else
 		ret = run_live_full(o, skel, md, frame, size, start_raw, err);
 	r->duration_ns = mono_ns() - start_raw;
-	if (ret)
+	if (ret || o->bare)
 		return ret;
 	ret = read_sent(skel, &r->sent);
 	if (ret)
@@ -456,6 +457,8 @@ static int check_opts(const struct tgen_opts *o, __u32 size, char *err)
 	if (o->rate_pps > 1000000000ULL)
 		return err_set(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
 				(unsigned long long)o->rate_pps);
+	if (o->bare && (o->count || o->rate_pps || o->flows > 1))
+		return err_set(err, -EINVAL, "tgen: bare sends uncounted copies of one frame: no count, no rate, one flow");
 	return 0;
 }
 
@@ -519,6 +522,11 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
 	r->live_max_len = limit;
 
 	thread_cpu_ns(tid, &cpu0);
+	if (o->bare && (__u32)limit < size) {
+		ret = err_set(err, -EINVAL, "tgen: bare needs live frames, which take at most %d-byte frames here (not %u)",
+			       limit, size);
+		goto out;
+	}
 	if ((__u32)limit >= size) {
 		r->method = "live-frames";
 		ret = run_live(o, skel, &md, frame, size, r, err);

@@ -62,11 +62,17 @@ struct tgen_opts {
 	int cpu;		/* pin the calling thread to it (it stays
 				 * pinned); -1 = leave as is */
 	const volatile int *stop; /* optional: stop when it becomes non-zero */
+	bool bare;		/* the program only returns XDP_TX: the
+				 * template unchanged, nothing counted (sent
+				 * is 0; the receiver counts), the limit of
+				 * live-frames mode; with a duration, one
+				 * flow, no rate, live frames only */
 };
 
 struct tgen_result {
 	__u64 sent;		/* frames generated (tgen_tx's count; for
-				 * af_xdp-sg, packets whose TX completed) */
+				 * af_xdp-sg, packets whose TX completed;
+				 * 0 when bare) */
 	__u64 duration_ns;	/* wall time of the run, CLOCK_MONOTONIC_RAW */
 	double pps;		/* sent / duration */
 	__u64 cpu_ns;		/* the calling thread's CPU time (schedstat) */

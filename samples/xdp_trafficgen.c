@@ -120,6 +120,8 @@ static const struct opt rows[] = {
 	{ TG_ROW(OPT_CPU, "cpu", 'c', o.cpu, "N",
 		 "CPU of the sending thread (-1 leaves it unpinned)"),
 	  .flags = OPTS_UNPINNED },
+	{ TG_ROW(OPT_FLAG, "bare", 0, o.bare, NULL,
+		 "a program that only returns XDP_TX: the template frame unchanged, nothing counted (the receiver counts), the live-frames limit of any generator; with a duration, one flow, no rate") },
 	OPTS_MTU(struct config, mtu, "MTU of the private veth pair",
 		 "1500, or size - 14 if larger"),
 	OPTS_JSON(struct config, json, "print one JSON object at the end, nothing else"),
@@ -145,6 +147,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_size_fits_mtu("xdp_trafficgen", cfg->o.pkt_size, cfg->mtu))
 		return -EINVAL;
+	if (cfg->o.bare && (cfg->o.count || cfg->o.rate_pps || cfg->o.flows > 1)) {
+		fprintf(stderr, "xdp_trafficgen: --bare counts nothing and sends one frame: not with -n, --rate or -f\n");
+		return -EINVAL;
+	}
 	cfg->o.duration_ns = cfg->duration * 1e9;
 	if (!cfg->o.count && !cfg->o.duration_ns)
 		cfg->o.duration_ns = 10 * 1000000000ULL;
@@ -167,13 +173,15 @@ static void report(const struct config *cfg, const struct tgen_result *r,
 		       "\"rate_asked_pps\":%llu,\"cpu\":%d,\"sent\":%llu,"
 		       "\"duration_s\":%.6f,\"pps\":%.1f,\"cpu_ns\":%llu,"
 		       "\"ns_per_frame\":%.3f,\"tsc_cycles_per_frame\":%.3f,"
-		       "\"tsc_ghz\":%.4f,\"interrupted\":%s,\"run_lock\":\"%s\"",
+		       "\"tsc_ghz\":%.4f,\"interrupted\":%s,\"run_lock\":\"%s\","
+		       "\"bare\":%s",
 		       VERSION, ifname, sc ? "true" : "false", r->method,
 		       r->live_max_len, size, cfg->o.flows,
 		       (unsigned long long)cfg->o.rate_pps, cfg->o.cpu,
 		       (unsigned long long)r->sent, secs, r->pps,
 		       (unsigned long long)r->cpu_ns, ns, ns * ghz, ghz,
-		       cli_stop ? "true" : "false", cli_lock_state(l));
+		       cli_stop ? "true" : "false", cli_lock_state(l),
+		       cfg->o.bare ? "true" : "false");
 		if (sc)
 			printf(",\"sink\":{\"packets\":%llu,\"bytes\":%llu,"
 			       "\"other\":%llu,\"min_len\":%u,\"max_len\":%u}",
@@ -193,14 +201,27 @@ static void report(const struct config *cfg, const struct tgen_result *r,
 		printf("  WARNING       %s\n", warn);
 	if (note && *note)
 		printf("  note          %s\n", note);
-	printf("  sent          %llu frames in %.3f s: %.3f Mpps (%.0f pps)",
-	       (unsigned long long)r->sent, secs, r->pps / 1e6, r->pps);
+	if (cfg->o.bare)
+		printf("  sent          not counted (--bare) in %.3f s%s",
+		       secs, sc ? ": the sink's count below" : ": the receiver counts");
+	else
+		printf("  sent          %llu frames in %.3f s: %.3f Mpps (%.0f pps)",
+		       (unsigned long long)r->sent, secs, r->pps / 1e6, r->pps);
 	if (cfg->o.rate_pps)
 		printf(", asked %llu pps",
 		       (unsigned long long)cfg->o.rate_pps);
-	printf("\n  sender        CPU %d: %.1f ns/frame, %.1f TSC cycles/frame (TSC %.3f GHz; schedstat CPU time / frames)\n",
-	       cfg->o.cpu, ns, ns * ghz, ghz);
-	if (sc)
+	if (cfg->o.bare)
+		printf("\n");
+	else
+		printf("\n  sender        CPU %d: %.1f ns/frame, %.1f TSC cycles/frame (TSC %.3f GHz; schedstat CPU time / frames)\n",
+		       cfg->o.cpu, ns, ns * ghz, ghz);
+	if (sc && cfg->o.bare)
+		printf("  sink (dut)    %llu frames, %llu bytes, length %u..%u, %llu not ours: %.3f Mpps\n",
+		       (unsigned long long)sc->packets,
+		       (unsigned long long)sc->bytes, sc->min_len, sc->max_len,
+		       (unsigned long long)sc->other,
+		       secs ? sc->packets / secs / 1e6 : 0);
+	else if (sc)
 		printf("  sink (dut)    %llu frames, %llu bytes, length %u..%u, %llu not ours; %llu lost\n",
 		       (unsigned long long)sc->packets,
 		       (unsigned long long)sc->bytes, sc->min_len, sc->max_len,

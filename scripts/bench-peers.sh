@@ -6,6 +6,8 @@
 #
 #   1. generators into one receiver (xdp-bench drop): xdp_trafficgen vs
 #      xdp-trafficgen udp, 64 and 1500 B, rate as the receiver counts it;
+#      and xdp_trafficgen against the live-frames limit (its --bare: a
+#      program that only returns XDP_TX);
 #   2. receivers on one generator (xdp_trafficgen): xdp_rxq_info -i vs
 #      xdp-bench, for drop, tx, pass and redirect (devmap);
 #   3. the cost measurement's own price (xdp_rxq_info with and without;
@@ -93,6 +95,13 @@ tg_ours() {
 	tg_ours_cmd
 	ip netns exec "$XDP_ENV_PEER_NS" "${tg[@]}" >/dev/null 2>&1
 }
+# the live-frames limit: our generator with a program that only returns
+# XDP_TX (--bare: no rewrite, no count)
+tg_bare() {
+	local tg
+	tg_ours_cmd
+	ip netns exec "$XDP_ENV_PEER_NS" "${tg[@]}" --bare >/dev/null 2>&1
+}
 # xdp-trafficgen's -s counts the 4-byte FCS (its default, 66, is a 62-byte
 # frame): -s SIZE + 4 is a frame of SIZE bytes, as ours
 tg_theirs() {
@@ -123,7 +132,7 @@ peer_count() {
 
 # One run's pair, in a process of its own under xdp_load (--pair):
 #   gen SIDE [SIZE]: xdp-bench drop on the dut, generator SIDE (ours,
-#     theirs), frames of SIZE bytes (default 64)
+#     theirs, bare), frames of SIZE bytes (default 64)
 #   rx CMD...: xdp_trafficgen from half a second before, CMD receives
 #   fwd CMD...: the same, counted at the peer (peer_count)
 #   tx CMD...: CMD sends, counted at the peer
@@ -245,6 +254,7 @@ if [ "${1:-}" = "--inside" ]; then
 		"xdp-trafficgen makes many shorter calls (trafficgen.rst)"
 	r setting "CPU pinning" "sending thread on CPU 0 (default -c)" "not pinned, 1 thread (default -t)" \
 		"xdp-trafficgen has no CPU option"
+	r note "the limit rows: xdp_trafficgen against itself with --bare (a program that only returns XDP_TX, nothing counted: what live frames can do here); xdp-trafficgen's share of it is its ratio above divided by ours here"
 	for size in 64 1500; do
 		tg_ours_cmd
 		r cmp "$size B" xdp_trafficgen "xdp-trafficgen udp"
@@ -253,6 +263,13 @@ if [ "${1:-}" = "--inside" ]; then
 		for i in $(seq "$runs"); do
 			run ours bench_rx gen ours "$size"
 			run peer bench_rx gen theirs "$size"
+		done
+		r cmp "$size B, limit" xdp_trafficgen "xdp_trafficgen --bare"
+		r cmd ours "ip netns exec $XDP_ENV_PEER_NS ${tg[*]}; receiver: the same"
+		r cmd peer "ip netns exec $XDP_ENV_PEER_NS ${tg[*]} --bare; receiver: the same"
+		for i in $(seq "$runs"); do
+			run ours bench_rx gen ours "$size"
+			run peer bench_rx gen bare "$size"
 		done
 	done
 	size=

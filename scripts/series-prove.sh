@@ -112,6 +112,20 @@ verdict() {	# FILE TEST: ok, skip, fail or missing
 	esac
 }
 
+# The A/B report's pair headings, one line a point (xdp_compare wraps a
+# long name's figures onto the next line) and each pair's count
+ab_summary() {	# REPORT
+	awk '/^== / { print "    " $0; next }
+	     /^(XDP_|AF_XDP)/ {
+		l = $0
+		if (l ~ /:$/ && (getline nx) > 0) {
+			sub(/^ +/, "", nx); sub(/ \[95%.*/, "", nx); l = l " " nx
+		}
+		print "    " l; next
+	     }
+	     / points compared: / { print "    " $0 }' "$1"
+}
+
 bad=0
 report="$out/report.txt"
 : >"$report"
@@ -130,7 +144,7 @@ for i in $(seq 1 "$n"); do
 		fi
 		echo "$line" | tee -a "$report"
 		[ $ab -eq 1 ] && [ -f "$out/ab-$i/report.txt" ] &&
-			grep -E '^(XDP_|AF_XDP)' "$out/ab-$i/report.txt" | sed 's/^/    /' | tee -a "$report"
+			ab_summary "$out/ab-$i/report.txt" | tee -a "$report"
 		continue
 	fi
 	# shellcheck disable=SC2086

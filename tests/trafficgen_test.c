@@ -197,6 +197,43 @@ TEST_F(tgen, duration_only)
 	check_exact(_metadata, self, self->r.sent, 64);
 }
 
+/*
+ * bare: the program only returns XDP_TX, so the sink gets the template frame
+ * (64 bytes, the first flow's port) and the generator counts nothing
+ */
+TEST_F(tgen, bare_template_uncounted)
+{
+	self->o.duration_ns = 200000000ULL;
+	self->o.bare = true;
+	ASSERT_EQ(0, run_and_count(self))
+		TH_LOG("%s", self->err);
+	ASSERT_STREQ("live-frames", self->r.method);
+	ASSERT_EQ(0ULL, self->r.sent);
+	ASSERT_LE(200000000ULL, self->r.duration_ns);
+	ASSERT_LT(0ULL, self->c.packets);
+	ASSERT_EQ(self->c.packets * 64, self->c.bytes);
+	ASSERT_EQ(64U, self->c.min_len);
+	ASSERT_EQ(64U, self->c.max_len);
+	ASSERT_EQ(0ULL, self->c.other);
+	ASSERT_EQ(self->c.packets, self->ports[0]);
+}
+
+TEST_F(tgen, bare_refuses_count_rate_flows)
+{
+	self->o.bare = true;
+	self->o.count = 10;
+	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
+	ASSERT_NE(NULL, strstr(self->err, "no count, no rate, one flow"))
+		TH_LOG("%s", self->err);
+	self->o.count = 0;
+	self->o.duration_ns = 100000000ULL;
+	self->o.rate_pps = 1000;
+	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
+	self->o.rate_pps = 0;
+	self->o.flows = 2;
+	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
+}
+
 TEST_F(tgen, stop_flag)
 {
 	volatile int stop = 1;
