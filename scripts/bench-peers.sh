@@ -342,10 +342,23 @@ if [ "${1:-}" = "--inside" ]; then
 			"xdpsock's default is 2048: set to the peer's, which has no option"
 		r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
 	}
+	# xsk_cmp NAME OURS PEER PARSE-OURS PARSE-PEER PAIR: one comparison of
+	# the caller's ours[] against theirs[] (in the chroot, on CPU 1), its
+	# runs alternating, each a --pair PAIR
+	xsk_cmp() {
+		local name=$1 on=$2 pn=$3 po=$4 pp=$5 pair=$6 i
+		r cmp "$name" "$on" "$pn"
+		r cmd ours "${ours[*]}"
+		r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
+		for i in $(seq "$runs"); do
+			run ours "$po" "$pair" "${ours[@]}"
+			run peer "$pp" "$pair" cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
+		done
+	}
 	# rxdrop PART MODE-TEXT OURS-MODE PEER-MODE: spinning, in poll() and
 	# busy-polling, xdpsock OURS-MODE against xdp-bench xsk-drop PEER-MODE
 	rxdrop() {
-		local p=$1 what=$2 om=$3 pm=$4 mode o t ours theirs common
+		local p=$1 what=$2 om=$3 pm=$4 mode o ours theirs common
 		r part "$p" "AF_XDP rxdrop, $what, on xdp_trafficgen: xdpsock vs xdp-bench xsk-drop"
 		r setting generator "${tg[*]#"$bin"/} (CPU 0; NAPI there)" "the same"
 		r setting mode "$what ($om --copy)" "$what (-A $pm -C copy)"
@@ -365,22 +378,17 @@ if [ "${1:-}" = "--inside" ]; then
 		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
 			--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
 		for mode in spin poll busy-poll; do
+			# the same option on both sides
 			case $mode in
-			spin) o=() t=() ;;
-			poll) o=(-p) t=(-p) ;;
-			busy-poll) o=(-B) t=(-B) ;;
+			spin) o=() ;;
+			poll) o=(-p) ;;
+			busy-poll) o=(-B) ;;
 			esac
 			ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
 			      "${common[@]}" "${o[@]}")
-			theirs=(xdp-bench xsk-drop -C copy -A "$pm" -i 1 "${t[@]}"
+			theirs=(xdp-bench xsk-drop -C copy -A "$pm" -i 1 "${o[@]}"
 				"$XDP_ENV_DUT_IF")
-			r cmp "$mode" xdpsock "xdp-bench xsk-drop"
-			r cmd ours "${ours[*]}"
-			r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
-			for i in $(seq "$runs"); do
-				run ours xdpsock_rx rx "${ours[@]}"
-				run peer xsk_rx rx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
-			done
+			xsk_cmp "$mode" xdpsock "xdp-bench xsk-drop" xdpsock_rx xsk_rx rx
 		done
 	}
 
@@ -416,13 +424,7 @@ if [ "${1:-}" = "--inside" ]; then
 	      --app-cpu 1 -b 64 --rx-size 2048 --fill-size 4096 --frame-size 4096
 	      --umem-frames 4096 --no-cost -d "$secs")
 	theirs=(xdp-bench xsk-tx -C copy -A native -i 1 "$XDP_ENV_DUT_IF")
-	r cmp l2fwd "xdpsock -l" "xdp-bench xsk-tx"
-	r cmd ours "${ours[*]}"
-	r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
-	for i in $(seq "$runs"); do
-		run ours peer_rx fwd "${ours[@]}"
-		run peer peer_rx fwd cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
-	done
+	xsk_cmp l2fwd "xdpsock -l" "xdp-bench xsk-tx" peer_rx peer_rx fwd
 	}
 
 	part 7 && {
@@ -442,13 +444,7 @@ if [ "${1:-}" = "--inside" ]; then
 	      --app-cpu 1 -b 64 -s 64 --frame-size 4096 --no-cost -d "$secs")
 	theirs=(xdp-trafficgen xsk-udp -C copy -A native -i 1 -s 68
 		-m "$XDP_ENV_PEER_MAC" "$XDP_ENV_DUT_IF")
-	r cmp txonly "xdpsock -t" "xdp-trafficgen xsk-udp"
-	r cmd ours "${ours[*]}"
-	r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}")"
-	for i in $(seq "$runs"); do
-		run ours peer_rx tx "${ours[@]}"
-		run peer peer_rx tx cpu=1 chrooted "$dut" "$secs" "${theirs[@]}"
-	done
+	xsk_cmp txonly "xdpsock -t" "xdp-trafficgen xsk-udp" peer_rx peer_rx tx
 	}
 	exit 0
 fi
