@@ -64,7 +64,12 @@
 #    window too) and whose cost follows the allocator's state, not the
 #    program (-6.24 insns/pkt at N = 10, -4.88 at N = 100, 2026-12-01),
 #    and __zap_vma_range, an munmap's page-table teardown in the window,
-#    which moved by -0.24 between fa and fa2 (the same program);
+#    which moved by -0.24 between fa and fa2 (the same program); on
+#    XDP_TX, page recycling (the page pool's slow path and the page
+#    allocator: their pages come back from the peer's NAPI on the other
+#    vCPU, and the interleaving a longer program shifts decides how many
+#    the pool allocates anew; N = 10 failed CI on 2026-12-02 with
+#    xdp_test_run_init_page +0.81, __free_frozen_pages +0.60);
 #    and N = 100's other functions, shown: a dearer program changes the
 #    page pool's recycling on XDP_TX at full speed (up to +1.22 insns/pkt
 #    in xdp_test_run_init_page) and the scheduler's timing (+0.11).

@@ -275,6 +275,62 @@ TEST_F(funcs, check_injected_cost)
 	EXPECT_NE(NULL, strstr(self->out, "b.json' is not B.json=N")) TH_LOG("%s", self->out);
 }
 
+/*
+ * A folded result of two points, XDP_DROP and XDP_TX: the program prog
+ * insns/pkt, xdp_test_run_init_page rec on XDP_DROP and trec on XDP_TX,
+ * foo 10; every run alike (the spread allowed is the floor, 0.3).
+ */
+#define FSYM(name, v)							\
+	"{\"symbol\": \"" name "\", \"insns_per_pkt\": " #v		\
+	", \"min\": " #v ", \"max\": " #v "}"
+#define FPOINT(act, prog, rec, total)					\
+	"{\"action\": \"" act "\", \"mode\": \"native\", \"size\": 64, \"flows\": 1,"	\
+	" \"functions\": {\"window_insns_per_pkt\": {\"mean\": " #total "},"	\
+	" \"symbols\": [" FSYM("bpf_prog_xdp_action", prog) ", "	\
+	FSYM("xdp_test_run_init_page", rec) ", " FSYM("foo", 10) "]}}"
+#define FOLDED(prog, rec, trec, total, ttotal)				\
+	"{\"schema\": \"xdp-sweep/1\", \"options\": {\"cost_unit\": \"insns\"},\n" \
+	" \"points\": [" FPOINT("XDP_DROP", prog, rec, total) ",\n"	\
+	FPOINT("XDP_TX", prog, trec, ttotal) "]}\n"
+
+/*
+ * Page recycling moves with the vCPUs' interleaving where pages come back
+ * from another CPU (XDP_TX): shown there, not judged; on XDP_DROP, where
+ * the program's own CPU recycles them, it is judged like any function.
+ */
+TEST_F(funcs, check_page_recycling_judged_on_drop_only)
+{
+	char cmd[1024];
+
+	put(self, "schema.json", "{}\n");
+	put(self, "a.json", FOLDED(20, 1, 1, 31, 31));
+	put(self, "one.json", FOLDED(21, 1, 1, 32, 32));
+	/* +10 units; XDP_TX's page recycling +0.8 */
+	put(self, "b.json", FOLDED(30, 1, 1.8, 41, 41.8));
+	/* the same +0.8 on XDP_DROP */
+	put(self, "bad.json", FOLDED(30, 1.8, 1, 41.8, 41));
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/b.json=10 2>&1",
+		 self->dir, self->dir, self->dir, self->dir);
+	EXPECT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"ok: per function: XDP_TX +10 unit(s): 0 of the other 2 functions moved beyond their spread (nearest its limit: foo +0.00, allowed +-0.30); memory-management state's (not judged) +0.00; page recycling's (not judged) +0.80\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"ok: per function: XDP_DROP +10 unit(s): 0 of the other 2 functions moved beyond their spread (nearest its limit: foo +0.00, allowed +-0.30); memory-management state's (not judged) +0.00\n"))
+		TH_LOG("%s", self->out);
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/bad.json=10 2>&1",
+		 self->dir, self->dir, self->dir, self->dir);
+	EXPECT_EQ(3, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"FAIL: per function: XDP_DROP +10 unit(s): 1 of the other 2 functions moved beyond their spread: xdp_test_run_init_page +0.80 (allowed +-0.30)"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"ok: per function: XDP_TX +10 unit(s): 0 of the other 2 functions"))
+		TH_LOG("%s", self->out);
+}
+
 /* Each bad input: status 1, the reason, the result as it was */
 TEST_F(funcs, bad_input_fails_clearly)
 {
