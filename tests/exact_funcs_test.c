@@ -103,6 +103,17 @@ static int fold(FIXTURE_DATA(funcs) *self, const char *json)
 	return run_cmd(cmd, self->out, sizeof(self->out));
 }
 
+/* exact-funcs.py check of dir/a.json, dir/one.json and the B argument */
+static int check(FIXTURE_DATA(funcs) *self, const char *b)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/%s 2>&1",
+		 self->dir, self->dir, self->dir, self->dir, b);
+	return run_cmd(cmd, self->out, sizeof(self->out));
+}
+
 /* dir/NAME parsed, or NULL and why in self->out */
 static struct jr_value *doc(FIXTURE_DATA(funcs) *self, const char *name)
 {
@@ -230,8 +241,6 @@ TEST_F(funcs, ab_names_the_function_that_moved)
  */
 TEST_F(funcs, check_injected_cost)
 {
-	char cmd[1024];
-
 	put(self, "kallsyms", KALLSYMS);
 	put(self, "bpf-7.syms", BPF_SYMS);
 	put(self, "bpf-8.syms", BPF_SYMS);
@@ -248,10 +257,7 @@ TEST_F(funcs, check_injected_cost)
 	ASSERT_EQ(0, fold(self, "one.json")) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, fold(self, "b.json")) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, fold(self, "bad.json")) TH_LOG("%s", self->out);
-	snprintf(cmd, sizeof(cmd),
-		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/b.json=10 2>&1",
-		 self->dir, self->dir, self->dir, self->dir);
-	EXPECT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, check(self, "b.json=10")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
 		"ok: per function: XDP_DROP +10 unit(s): bpf_prog_xdp_action +10.00 insns/pkt, expected +10.00 within 1 (u = 1.0000)\n"))
 		TH_LOG("%s", self->out);
@@ -260,18 +266,12 @@ TEST_F(funcs, check_injected_cost)
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(NULL, strstr(self->out, "FAIL")) TH_LOG("%s", self->out);
 	/* +8.5 for +10 */
-	snprintf(cmd, sizeof(cmd),
-		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/bad.json=10 2>&1",
-		 self->dir, self->dir, self->dir, self->dir);
-	EXPECT_EQ(3, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_EQ(3, check(self, "bad.json=10")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
 		"FAIL: per function: XDP_DROP +10 unit(s): bpf_prog_xdp_action +8.50 insns/pkt, expected +10.00 within 1"))
 		TH_LOG("%s", self->out);
 	/* B without its N: bad usage of the input, status 1 */
-	snprintf(cmd, sizeof(cmd),
-		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/b.json 2>&1",
-		 self->dir, self->dir, self->dir, self->dir);
-	EXPECT_EQ(1, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_EQ(1, check(self, "b.json")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "b.json' is not B.json=N")) TH_LOG("%s", self->out);
 }
 
@@ -300,8 +300,6 @@ TEST_F(funcs, check_injected_cost)
  */
 TEST_F(funcs, check_page_recycling_judged_on_drop_only)
 {
-	char cmd[1024];
-
 	put(self, "schema.json", "{}\n");
 	put(self, "a.json", FOLDED(20, 1, 1, 31, 31));
 	put(self, "one.json", FOLDED(21, 1, 1, 32, 32));
@@ -309,20 +307,14 @@ TEST_F(funcs, check_page_recycling_judged_on_drop_only)
 	put(self, "b.json", FOLDED(30, 1, 1.8, 41, 41.8));
 	/* the same +0.8 on XDP_DROP */
 	put(self, "bad.json", FOLDED(30, 1.8, 1, 41.8, 41));
-	snprintf(cmd, sizeof(cmd),
-		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/b.json=10 2>&1",
-		 self->dir, self->dir, self->dir, self->dir);
-	EXPECT_EQ(0, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, check(self, "b.json=10")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
 		"ok: per function: XDP_TX +10 unit(s): 0 of the other 2 functions moved beyond their spread (nearest its limit: foo +0.00, allowed +-0.30); memory-management state's (not judged) +0.00; page recycling's (not judged) +0.80\n"))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
 		"ok: per function: XDP_DROP +10 unit(s): 0 of the other 2 functions moved beyond their spread (nearest its limit: foo +0.00, allowed +-0.30); memory-management state's (not judged) +0.00\n"))
 		TH_LOG("%s", self->out);
-	snprintf(cmd, sizeof(cmd),
-		 "scripts/exact-funcs.py check --schema %s/schema.json %s/a.json %s/one.json %s/bad.json=10 2>&1",
-		 self->dir, self->dir, self->dir, self->dir);
-	EXPECT_EQ(3, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_EQ(3, check(self, "bad.json=10")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
 		"FAIL: per function: XDP_DROP +10 unit(s): 1 of the other 2 functions moved beyond their spread: xdp_test_run_init_page +0.80 (allowed +-0.30)"))
 		TH_LOG("%s", self->out);
