@@ -362,8 +362,10 @@ ALLOC = re.compile(r"^(pcpu_|_find_next_zero_bit$|__zap_vma_range$)")
 # the vCPUs' interleaving, which a longer program shifts (CI of
 # 2026-12-02, N = 10 on XDP_TX: xdp_test_run_init_page +0.81,
 # __free_frozen_pages +0.60, free_frozen_page_commit +0.54,
-# __rmqueue_pcplist +0.38; N = 100: +1.20, +1.20, +1.09, +0.76)
-RECYCLE = re.compile(r"^(xdp_test_run_init_page|page_pool_return_netmem|"
+# __rmqueue_pcplist +0.38; N = 100: +1.20, +1.20, +1.09, +0.76);
+# xdp_update_frame_from_buff with them, which xdp_test_run_init_page calls
+# for each new page (the next CI: +0.17 between two sets of one program)
+RECYCLE = re.compile(r"^(xdp_test_run_init_page|xdp_update_frame_from_buff|page_pool_return_netmem|"
                      r"page_pool_refill_alloc_cache|__page_pool_alloc_netmems_slow|"
                      r"__ptr_ring_consume|alloc_pages_bulk_noprof|__rmqueue_pcplist|"
                      r"__free_frozen_pages|free_frozen_page_commit)$")
@@ -433,7 +435,7 @@ def cmd_check(a):
             names = (set(x) | set(y)) - {PROG}
             if act not in LOCAL:
                 recycle = 0.0
-            for s in names:
+            for s in sorted(names):
                 p, q = x.get(s, zero), y.get(s, zero)
                 dl = q["insns_per_pkt"] - p["insns_per_pkt"]
                 if ALLOC.match(s):
