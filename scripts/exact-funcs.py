@@ -431,17 +431,16 @@ def cmd_check(a):
             verdict("ok" if abs(got - n * u) <= 1 and (u > 0 or not n) else "fail",
                     "%s %s: %s %+.2f insns/pkt, expected %+.2f within 1 (u = %.4f)"
                     % (act, what, PROG, got, n * u, u))
-            bad, alloc, recycle, worst = [], 0.0, None, None
+            bad, alloc, recycle, worst = [], 0.0, 0.0, None
             names = (set(x) | set(y)) - {PROG}
-            if act not in LOCAL:
-                recycle = 0.0
+            remote = act not in LOCAL
             for s in sorted(names):
                 p, q = x.get(s, zero), y.get(s, zero)
                 dl = q["insns_per_pkt"] - p["insns_per_pkt"]
                 if ALLOC.match(s):
                     alloc += dl
                     continue
-                if recycle is not None and RECYCLE.match(s):
+                if remote and RECYCLE.match(s):
                     recycle += dl
                     continue
                 room = max(a.floor, (p["max"] - p["min"]) + (q["max"] - q["min"]))
@@ -454,7 +453,7 @@ def cmd_check(a):
                     % (act, what, len(bad), len(names), ": " + ", ".join(sorted(bad)[:6]) if bad else
                        " (nearest its limit: %s %+.2f, allowed +-%.2f)" % (worst[1], worst[2], worst[3])
                        if worst else "", alloc,
-                       "" if recycle is None else "; page recycling's (not judged) %+.2f" % recycle))
+                       "; page recycling's (not judged) %+.2f" % recycle if remote else ""))
     return fail
 
 
