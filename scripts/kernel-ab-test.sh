@@ -35,7 +35,12 @@
 #    the 0.1% spread holds at the 200000 frames of kernel-ab), or within the spread
 #    (max - min) of A's runs plus that of B's on that path when that is
 #    larger, and at least 0.5 insns; the AF_XDP application's time must
-#    not move (the program runs in the softirq).  The same on the paced
+#    not move (the program runs in the softirq).  Veth XDP_TX at N = 100
+#    is shown, not judged, on the path's total: it has come out over by
+#    +3.5, +4.4 and +6.9 insns/pkt in three runs (0.80% of the path on
+#    2026-12-02), the page recycling that the per-function check below
+#    leaves unjudged on XDP_TX; that check judges the point's program
+#    symbol within 1 insn of +100*u.  The same on the paced
 #    igb pair for N = 10 on every path and N = 100 on XDP_DROP, but
 #    XDP_PASS (its levels, above); N = 100 on XDP_TX, XDP_REDIRECT and
 #    AF_XDP is shown: it comes out 100-130 insns/pkt above +100*u, as the
@@ -232,6 +237,10 @@ for set in a-veth a-igb-paced x-veth; do
 		# the AF_XDP application's time: unchanged (the program runs in
 		# the softirq)
 		[ "$set" = a-veth ] || expect+=(--expect "* app=no-change")
+		# veth XDP_TX, 100 units: its page recycling moves the
+		# total (header); judged per function
+		[ "$set" = a-veth ] && [ $n -eq 100 ] &&
+			expect+=(--expect "XDP_TX*=shown")
 		if [ "$pair" = igb-paced ]; then
 			# igb XDP_PASS steps between levels; paced igb XDP_TX,
 			# XDP_REDIRECT and AF_XDP take fewer softirqs per frame
