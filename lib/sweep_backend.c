@@ -137,9 +137,9 @@ static __u64 stack_rate(const struct sweep_cfg *c)
 }
 
 /*
- * Counted runs: the application waits in poll() while its ring is empty,
- * so that its CPU time is its work (and, on one CPU, it leaves the CPU to
- * the generator)
+ * Counted runs: the application waits in poll() as soon as its ring is
+ * empty (no spin first: poll_spin_us 0), so that its CPU time is its work
+ * (and, on one CPU, it leaves the CPU to the generator)
  */
 static int stack_open(const struct sweep_cfg *c, struct sweep_point *p,
 		      struct xskb_opts *o)

@@ -76,6 +76,11 @@ struct xsk_bench {
 	 * the RX ring: the iteration did the receive work, it is busy
 	 */
 	bool kick_found;
+	/*
+	 * -p: the loop's clock at its last turn and when that last found
+	 * work; poll() sleeps once the gap is poll_spin_us
+	 */
+	__u64 loop_ns, work_ns;
 	/* AF_PACKET: tp_drops and frames left in the ring, this window */
 	__u64 afp_drops, afp_left;
 };
@@ -327,8 +332,8 @@ static void txonly_frames(struct xsk_bench *b)
 
 /*
  * rxdrop's UMEM frames unless asked: few while the application keeps taking
- * (xsk_bench.h), the whole fill ring while it may sleep in poll(), whose
- * wake-up they must outlast
+ * (xsk_bench.h), the whole fill ring while it may sleep in poll() at once,
+ * whose wake-up they must outlast
  */
 static __u32 xskb_rxdrop_frames(const struct xskb_opts *o)
 {
@@ -336,7 +341,7 @@ static __u32 xskb_rxdrop_frames(const struct xskb_opts *o)
 							  XSKB_RXDROP_FRAMES;
 	__u32 fill = o->port.sock.fill_size ?: XSK_DEF_RING_SIZE;
 
-	if (o->poll && fill > least)
+	if (o->poll && !o->poll_spin_us && fill > least)
 		return fill;
 	return least;
 }
@@ -469,10 +474,19 @@ void xskb_close(struct xsk_bench *b)
 /* Poll mode: how long one poll() waits for the RX ring */
 #define XSKB_POLL_MS	100
 
+/* Poll mode: may this idle turn sleep, the spin being over? */
+static bool poll_due(const struct xsk_bench *b)
+{
+	return b->o.poll &&
+	       b->loop_ns - b->work_ns >= b->o.poll_spin_us * 1000ULL;
+}
+
 static void rx_idle(struct xsk_bench *b, struct xsk_socket *xs)
 {
 	if (b->o.poll) {
 		/* poll() also gives the fill ring the wakeup it may ask for */
+		if (!poll_due(b))
+			return;
 		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1,
 		     XSKB_POLL_MS);
 		b->rx_kicks++;
@@ -513,7 +527,7 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	int n;
 
 	if (b->afp) {
-		n = afp_rx(b->afp, b->o.batch, b->o.poll ? XSKB_POLL_MS : 0,
+		n = afp_rx(b->afp, b->o.batch, poll_due(b) ? XSKB_POLL_MS : 0,
 			   b->o.verify ? afp_check : NULL, b);
 		return n > 0 ? n : 0;
 	}
@@ -1178,7 +1192,9 @@ static void measure(struct xsk_bench *b, struct run_state *s,
 			last_comp = b->xs->stats.tx_completed;
 			n = n ?: 1;
 		}
+		b->loop_ns = now;
 		if (n) {
+			b->work_ns = now;
 			s->idle_since = now;
 			s->moved = true;
 		} else if (s->counted && s->moved) {

@@ -33,10 +33,22 @@ const char *xskb_kind_name(enum xskb_kind k);
 /* Busy polling's defaults: SO_BUSY_POLL usecs; the budget is the batch */
 #define XSKB_BUSY_POLL_US	20
 /*
- * rxdrop's UMEM frames unless asked (--umem-frames), spinning or
- * busy-polling: this many, or 4 batches if more (in poll() the fill ring's
- * size: 256 frames last 1.3 ms at 200 kpps, less than a wake-up can take
- * on a busy CPU).  In copy mode every frame is a destination of the NAPI's copy;
+ * poll(): how long the loop spins on an empty RX ring before it sleeps, in
+ * microseconds (-p, --poll-spin-us).  A sleeper's wake-up is paid by the
+ * waker, the NAPI: on veth 0.2-6 us of its CPU a wake-up here
+ * (Documentation/xdpsock.rst, "poll() and the spin"), so a loop that
+ * sleeps whenever it has emptied the ring moves the cost of its sleep to
+ * the path it measures.
+ * This is the spin net.core.busy_poll gives poll() on a socket with a NAPI
+ * id, which veth's AF_XDP sockets lack; the same as -B's SO_BUSY_POLL.
+ */
+#define XSKB_POLL_SPIN_US	XSKB_BUSY_POLL_US
+/*
+ * rxdrop's UMEM frames unless asked (--umem-frames), spinning,
+ * busy-polling, or in poll() with a spin: this many, or 4 batches if more
+ * (in poll() without a spin the fill ring's size: the loop sleeps between
+ * bursts of traffic, and 256 frames last 1.3 ms at 200 kpps, less than a
+ * wake-up can take on a busy CPU).  In copy mode every frame is a destination of the NAPI's copy;
  * with 4096-byte chunks each frame's first data line falls in the same
  * cache sets, so the fill + TX ring sizes' 4096 frames (6144 with the
  * default rings) miss L2 on every copy where 256 stay in it
@@ -75,6 +87,8 @@ struct xskb_opts {
 	bool busy_poll;		/* SO_PREFER_BUSY_POLL, SO_BUSY_POLL, budget */
 	__u32 busy_poll_us;	/* default XSKB_BUSY_POLL_US */
 	bool poll;		/* wait in poll() when the RX ring is empty */
+	/* poll: only once it has been empty this long, us (0: at once) */
+	__u32 poll_spin_us;	/* xdpsock's default XSKB_POLL_SPIN_US */
 	bool verify;		/* check every payload byte: the app in rxdrop,
 				 * the peer's program in txonly and l2fwd */
 	bool no_cost;		/* no NET_RX softirq tracepoints */

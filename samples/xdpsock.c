@@ -38,6 +38,7 @@ struct config {
 	bool json;
 	bool allow_concurrent;
 	bool kind_set;
+	bool poll_spin_set;	/* --poll-spin-us given */
 	bool copy;		/* --copy: native unless -S */
 	char mode_opt[32];	/* the option that chose the mode, for errors */
 	const char *profile;	/* --profile: the files' path prefix */
@@ -170,6 +171,9 @@ static const struct opt rows[] = {
 		   "SO_BUSY_POLL in microseconds"), .min = 1, .max = 1000000, .def = "20" },
 	SOCK_FLAG("poll", 'p', o.poll,
 		  "wait in poll() (100 ms at most) while the RX ring is empty, instead of spinning (rxdrop, l2fwd)"),
+	{ SOCK_ROW(OPT_U32, "poll-spin-us", 0, o.poll_spin_us, "N",
+		   "with -p: poll() only once the RX ring has been empty N microseconds (0: at once)"),
+	  .min = 0, .max = 1000000, .def = "20" },
 	SOCK_FLAG("frags", 'F', o.port.sock.multi_buffer, "multi-buffer (XDP_USE_SG)"),
 	SOCK_FLAG("unaligned", 'u', o.port.sock.unaligned, "unaligned chunks"),
 	{ SOCK_ROW(OPT_U32, "frame-size", 0, o.port.sock.frame_size, "N",
@@ -195,7 +199,7 @@ static const struct opt rows[] = {
 	SOCK_RING("rx-size", o.port.sock.rx_size, "RX ring size (power of two)"),
 	SOCK_RING("fill-size", o.port.sock.fill_size, "fill ring size (power of two)"),
 	{ SOCK_ROW(OPT_U32, "umem-frames", 0, o.port.sock.nr_frames, "N",
-		   "UMEM frames (default: rxdrop 256 or 4 batches, in poll() the fill ring size; else fill ring + TX ring sizes)"),
+		   "UMEM frames (default: rxdrop 256 or 4 batches, with --poll-spin-us 0 the fill ring size; else fill ring + TX ring sizes)"),
 	  .min = 64, .max = 262144 },
 	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
 		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),
@@ -265,6 +269,10 @@ static int check_args(struct config *cfg)
 	}
 	if (!cfg->o.busy_poll && cfg->o.busy_poll_us) {
 		fprintf(stderr, "xdpsock: --busy-poll-us needs -B\n");
+		return -EINVAL;
+	}
+	if (!cfg->o.poll && cfg->poll_spin_set) {
+		fprintf(stderr, "xdpsock: --poll-spin-us needs -p\n");
 		return -EINVAL;
 	}
 	if (cfg->o.stall_ms && (cfg->o.kind == XSKB_TXONLY || cfg->o.ifname)) {
@@ -657,6 +665,8 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_string(&j, "fallback", xskb_fallback(b));
 	json_kv_bool(&j, "busy_poll", o->busy_poll);
 	json_kv_bool(&j, "poll", o->poll);
+	if (o->poll)
+		json_kv_u64(&j, "poll_spin_us", o->poll_spin_us);
 	json_kv_string(&j, "busy_poll_setup", xskb_busy_poll_note(b));
 	json_kv_u64(&j, "batch", o->batch);
 	json_kv_u64(&j, "pkt_size", o->pkt_size);
@@ -881,9 +891,11 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 int main(int argc, char **argv)
 {
 	struct config cfg = {
-		.o = { .app_cpu = -1, .gen_cpu = 0 },
+		.o = { .app_cpu = -1, .gen_cpu = 0,
+		       .poll_spin_us = XSKB_POLL_SPIN_US },
 		.duration = 10,
 	};
+	opts_given_t given;
 	struct xsk_bench *b = NULL;
 	struct xskb_result r;
 	char err[ERR_LEN];
@@ -892,7 +904,10 @@ int main(int argc, char **argv)
 	__u64 t0;
 	int ret;
 
-	if (opts_parse(&tool, argc, argv, &cfg, NULL) < 0 || check_args(&cfg))
+	if (opts_parse(&tool, argc, argv, &cfg, &given) < 0)
+		return 2;
+	cfg.poll_spin_set = opts_given(&tool, given, "poll-spin-us");
+	if (check_args(&cfg))
 		return 2;
 	if (geteuid()) {
 		fprintf(stderr, "xdpsock: needs root (AF_XDP, XDP, network namespaces)\n");
@@ -924,6 +939,8 @@ int main(int argc, char **argv)
 		if (xskb_port(b))
 			printf("%u UMEM frames, ",
 			       xskb_port(b)->socks[0]->nr_frames);
+		if (o->poll)
+			printf("poll() after %u us empty, ", o->poll_spin_us);
 		if (o->count)
 			printf("%llu frames (at most %g s)\n",
 			       (unsigned long long)o->count, cfg.duration);

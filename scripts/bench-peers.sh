@@ -26,8 +26,10 @@
 #      counted where the frames arrive (the peer's program).
 #
 # RUNS (default 5): alternating runs of each side (ours, peer, ours, ...).
-# PARTS="2 4" runs only those parts (default: all); SECS=N makes a run N
-# seconds (default 6, at least 3: the first and last second are dropped).
+# PARTS="2 4" runs only those parts (default: all); MODES="poll" runs
+# only those of parts 4 and 5's receive modes (spin poll busy-poll; default
+# all); SECS=N makes a run N seconds (default 6, at least 3: the first and
+# last second are dropped).
 #
 # Each run's figure is the median of the receiver's per-second rates
 # (first and last second dropped).  Each run is made under xdp_load, which
@@ -64,6 +66,7 @@ root="$top/build/peers/sid"
 max_foreign=0.05	# as the sweep's load_check() (lib/rxq_bench.c)
 max_retries=2		# as the sweep's SWEEP_MAX_RETRIES (lib/sweep.h)
 all_parts="1 2 3 4 5 6 7"
+all_modes="spin poll busy-poll"
 
 . "$top/scripts/lib/common.sh"
 
@@ -364,9 +367,12 @@ if [ "${1:-}" = "--inside" ]; then
 		r setting mode "$what ($om --copy)" "$what (-A $pm -C copy)"
 		r setting "frame size" "64 B" "64 B"
 		xsk_settings
-		r setting "UMEM frames" "256 (rxdrop's default); in poll() 4096 (the fill ring's size)" \
+		r setting "UMEM frames" "256 (rxdrop's default, in every mode here)" \
 			"4096 (NUM_FRAMES, no option)" \
-			"by design, spinning and busy-polling: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
+			"by design: fewer copy destinations stay in L2 (xdpsock.rst, UMEM frames)"
+		r setting "poll() (-p)" "only after 20 us of empty RX ring (--poll-spin-us default)" \
+			"before every batch (returns at once while frames wait)" \
+			"by design: a sleeper's wake-up costs the NAPI CPU (xdpsock.rst, poll() and the spin)"
 		r setting need_wakeup "on (default)" "on (default)"
 		r setting "cost tracepoints" "none (--no-cost)" "none" \
 			"xdpsock's NET_RX cost measurement is off: part 3 prices it"
@@ -377,7 +383,7 @@ if [ "${1:-}" = "--inside" ]; then
 		r note "on veth an AF_XDP socket gets no NAPI id (veth sets no queue NAPI for xsk_bind()), so busy-poll polls nothing: the NAPI stays on CPU 0 (bench_peers.rst)"
 		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
 			--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
-		for mode in spin poll busy-poll; do
+		for mode in ${MODES:-$all_modes}; do
 			# the same option on both sides
 			case $mode in
 			spin) o=() ;;
@@ -468,6 +474,10 @@ case $secs in ''|*[!0-9]*|0*) die_status=2 die "SECS: '$secs' is not a whole num
 for p in ${PARTS:-}; do
 	[[ " $all_parts " == *" $p "* ]] ||
 		die_status=2 die "PARTS: '$p' is not a part (the parts: $all_parts)"
+done
+for m in ${MODES:-}; do
+	[[ " $all_modes " == *" $m "* ]] ||
+		die_status=2 die "MODES: '$m' is not a receive mode (the modes: $all_modes)"
 done
 [ "$runs" -ge 3 ] || say "RUNS $runs: no confidence intervals (they need 3 runs a side)"
 

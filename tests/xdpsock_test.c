@@ -270,6 +270,32 @@ TEST_F(xdpsock, rxdrop_poll_exact)
 	EXPECT_TRUE(no_netns_left(self));
 }
 
+/*
+ * The spin before poll(): paced at 20 kpps a frame comes every 50 us.  With
+ * no spin the loop empties the ring and sleeps for nearly every frame; with
+ * a spin of 5 ms it sleeps only before the first and after the last, and
+ * on the generator's stalls longer than that (a loaded machine).  Counts
+ * exact both ways.
+ */
+TEST_F(xdpsock, rxdrop_poll_spin)
+{
+	double at_once;
+
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 0 -n 2000 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(N, num(self, "rx_packets"));
+	EXPECT_EQ(0, num(self, "poll_spin_us"));
+	at_once = num(self, "loop.syscalls");
+	EXPECT_LT(N / 4, at_once);
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 5000 -n 2000 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(N, num(self, "rx_packets"));
+	EXPECT_EQ(5000, num(self, "poll_spin_us"));
+	EXPECT_GT(N / 10, num(self, "loop.syscalls"))
+		TH_LOG("poll() at once: %.0f syscalls", at_once);
+	EXPECT_TRUE(no_netns_left(self));
+}
+
 /* Best-effort on veth: native copy, and the output says so and why */
 TEST_F(xdpsock, best_effort_is_native_copy)
 {
@@ -402,8 +428,10 @@ TEST_F(xdpsock, placement)
 }
 
 /*
- * The UMEM's frames: rxdrop's default is 256, or 4 batches when more, and
- * in poll() the fill ring's size; --umem-frames sets it; the other kinds keep fill + TX ring sizes
+ * The UMEM's frames: rxdrop's default is 256, or 4 batches when more, also
+ * in poll() after a spin, and the fill ring's size in poll() at once
+ * (--poll-spin-us 0); --umem-frames sets it; the other kinds keep fill + TX
+ * ring sizes
  */
 TEST_F(xdpsock, umem_frames)
 {
@@ -418,12 +446,18 @@ TEST_F(xdpsock, umem_frames)
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(100, num(self, "umem_frames"));
 	EXPECT_EQ(200, num(self, "rx_packets"));
-	/* in poll() the whole fill ring: the app's wake-up must not drain it */
+	/* poll() after the default spin: the same as spinning */
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(256, num(self, "umem_frames"));
+	EXPECT_EQ(20, num(self, "poll_spin_us"));
+	EXPECT_EQ(200, num(self, "rx_packets"));
+	/* poll() at once: the whole fill ring, the app's wake-up must not drain it */
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 0 -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(2048, num(self, "umem_frames"));
 	EXPECT_EQ(200, num(self, "rx_packets"));
-	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --fill-size 4096 -n 200 --rate 20000"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 0 --fill-size 4096 -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(4096, num(self, "umem_frames"));
 	ASSERT_EQ(0, xdpsock_json(self, "-l --fill-size 1024 -n 200 --rate 20000"))
@@ -705,6 +739,8 @@ TEST_F(xdpsock, malformed_options)
 		{ "-i lo -n 10", 2, "a count needs the own veth pair's generator (no -i), or txonly" },
 		{ "-i this_name_is_too_long", 2, "'this_name_is_too_long' is not an interface name" },
 		{ "--busy-poll-us 5", 2, "--busy-poll-us needs -B" },
+		{ "--poll-spin-us 0", 2, "--poll-spin-us needs -p" },
+		{ "-p --poll-spin-us -1", 2, "--poll-spin-us: '-1'" },
 		{ "--rx-size 100", 2, "--rx-size: 100 is not a power of two" },
 		{ "--fill-size 4", 2, "--fill-size: '4'" },
 		{ "--stall-ms 0", 2, "--stall-ms: '0'" },
