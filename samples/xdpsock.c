@@ -170,7 +170,7 @@ static const struct opt rows[] = {
 	{ SOCK_ROW(OPT_U32, "busy-poll-us", 0, o.busy_poll_us, "N",
 		   "SO_BUSY_POLL in microseconds"), .min = 1, .max = 1000000, .def = "20" },
 	SOCK_FLAG("poll", 'p', o.poll,
-		  "wait in poll() (100 ms at most) while the RX ring is empty, instead of spinning (rxdrop, l2fwd)"),
+		  "wait in poll() (100 ms at most) once the RX ring has been empty --poll-spin-us, instead of spinning (rxdrop, l2fwd)"),
 	{ SOCK_ROW(OPT_U32, "poll-spin-us", 0, o.poll_spin_us, "N",
 		   "with -p: poll() only once the RX ring has been empty N microseconds (0: at once)"),
 	  .min = 0, .max = 1000000, .def = "20" },
