@@ -77,10 +77,11 @@ struct xsk_bench {
 	 */
 	bool kick_found;
 	/*
-	 * -p: the loop's clock at its last turn and when that last found
-	 * work; poll() sleeps once the gap is poll_spin_us
+	 * -p: the RX ring has been empty poll_spin_us (the loop's clock at
+	 * its last turn against when frames last moved): an idle turn may
+	 * sleep in poll()
 	 */
-	__u64 loop_ns, work_ns;
+	bool poll_due;
 	/* AF_PACKET: tp_drops and frames left in the ring, this window */
 	__u64 afp_drops, afp_left;
 };
@@ -474,18 +475,11 @@ void xskb_close(struct xsk_bench *b)
 /* Poll mode: how long one poll() waits for the RX ring */
 #define XSKB_POLL_MS	100
 
-/* Poll mode: may this idle turn sleep, the spin being over? */
-static bool poll_due(const struct xsk_bench *b)
-{
-	return b->o.poll &&
-	       b->loop_ns - b->work_ns >= b->o.poll_spin_us * 1000ULL;
-}
-
 static void rx_idle(struct xsk_bench *b, struct xsk_socket *xs)
 {
 	if (b->o.poll) {
 		/* poll() also gives the fill ring the wakeup it may ask for */
-		if (!poll_due(b))
+		if (!b->poll_due)
 			return;
 		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1,
 		     XSKB_POLL_MS);
@@ -527,7 +521,7 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	int n;
 
 	if (b->afp) {
-		n = afp_rx(b->afp, b->o.batch, poll_due(b) ? XSKB_POLL_MS : 0,
+		n = afp_rx(b->afp, b->o.batch, b->poll_due ? XSKB_POLL_MS : 0,
 			   b->o.verify ? afp_check : NULL, b);
 		return n > 0 ? n : 0;
 	}
@@ -1161,6 +1155,8 @@ static void measure(struct xsk_bench *b, struct run_state *s,
 
 	next = s->start + (interval_ns ?: end - s->start);
 	s->idle_since = s->start;
+	/* no spin: the first idle turn may sleep already */
+	b->poll_due = b->o.poll && !b->o.poll_spin_us;
 	s->last_t = s->w.s.t_ns;
 	s->last_cpu = s->w.cpu_clock;
 	/* Tests: the rings fill and overflow while the app sleeps */
@@ -1192,9 +1188,7 @@ static void measure(struct xsk_bench *b, struct run_state *s,
 			last_comp = b->xs->stats.tx_completed;
 			n = n ?: 1;
 		}
-		b->loop_ns = now;
 		if (n) {
-			b->work_ns = now;
 			s->idle_since = now;
 			s->moved = true;
 		} else if (s->counted && s->moved) {
@@ -1210,6 +1204,8 @@ static void measure(struct xsk_bench *b, struct run_state *s,
 		}
 		busy = n || b->kick_found;
 		b->kick_found = false;
+		b->poll_due = b->o.poll &&
+			      now - s->idle_since >= b->o.poll_spin_us * 1000ULL;
 		if (!in_window && now >= wend) {
 			/* warm-up over: the window starts here */
 			/* a thread kept off its CPU starts late: a whole window */

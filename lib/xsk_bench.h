@@ -48,11 +48,11 @@ const char *xskb_kind_name(enum xskb_kind k);
  * busy-polling, or in poll() with a spin: this many, or 4 batches if more
  * (in poll() without a spin the fill ring's size: the loop sleeps between
  * bursts of traffic, and 256 frames last 1.3 ms at 200 kpps, less than a
- * wake-up can take on a busy CPU).  In copy mode every frame is a destination of the NAPI's copy;
- * with 4096-byte chunks each frame's first data line falls in the same
- * cache sets, so the fill + TX ring sizes' 4096 frames (6144 with the
- * default rings) miss L2 on every copy where 256 stay in it
- * (Documentation/xdpsock.rst, "UMEM frames")
+ * wake-up can take on a busy CPU).  In copy mode every frame is a
+ * destination of the NAPI's copy; with 4096-byte chunks each frame's first
+ * data line falls in the same cache sets, so the fill + TX ring sizes'
+ * 4096 frames (6144 with the default rings) miss L2 on every copy where
+ * 256 stay in it (Documentation/xdpsock.rst, "UMEM frames")
  */
 #define XSKB_RXDROP_FRAMES	256
 /* What the kernel's napi documentation suggests with SO_PREFER_BUSY_POLL */
