@@ -471,14 +471,16 @@ case $runs in ''|*[!0-9]*|0*) die_status=2 die "RUNS: '$runs' is not a whole num
 case $secs in ''|*[!0-9]*|0*) die_status=2 die "SECS: '$secs' is not a whole number in 3..600" ;; esac
 [ "$secs" -ge 3 ] && [ "$secs" -le 600 ] ||
 	die_status=2 die "SECS: '$secs' is not a whole number in 3..600"
-for p in ${PARTS:-}; do
-	[[ " $all_parts " == *" $p "* ]] ||
-		die_status=2 die "PARTS: '$p' is not a part (the parts: $all_parts)"
-done
-for m in ${MODES:-}; do
-	[[ " $all_modes " == *" $m "* ]] ||
-		die_status=2 die "MODES: '$m' is not a receive mode (the modes: $all_modes)"
-done
+# only_of VAR WHAT WHATS ALL: each word of $VAR is one of ALL, or exit 2
+only_of() {
+	local w
+	for w in ${!1:-}; do
+		[[ " $4 " == *" $w "* ]] ||
+			die_status=2 die "$1: '$w' is not a $2 (the $3: $4)"
+	done
+}
+only_of PARTS part parts "$all_parts"
+only_of MODES "receive mode" modes "$all_modes"
 [ "$runs" -ge 3 ] || say "RUNS $runs: no confidence intervals (they need 3 runs a side)"
 
 [ "$(id -u)" -eq 0 ] || die "needs root"
