@@ -82,6 +82,11 @@ struct xsk_bench {
 	 * sleep in poll()
 	 */
 	bool poll_due;
+	/* the TX budget in force (0: none), where it came from (tx_budget_setup) */
+	__u32 tx_budget;
+	const char *tx_budget_from;
+	/* txonly: kick once this many descriptors wait unkicked (txonly_batch) */
+	__u32 tx_kick_at, tx_unkicked;
 	/* AF_PACKET: tp_drops and frames left in the ring, this window */
 	__u64 afp_drops, afp_left;
 };
@@ -115,6 +120,12 @@ const char *xskb_fallback(const struct xsk_bench *b)
 const char *xskb_busy_poll_note(const struct xsk_bench *b)
 {
 	return b->busy_note;
+}
+
+__u32 xskb_tx_budget(const struct xsk_bench *b, const char **from)
+{
+	*from = b->tx_budget_from ?: "";
+	return b->tx_budget;
 }
 
 const struct xsk_port *xskb_port(const struct xsk_bench *b)
@@ -274,6 +285,64 @@ int xskb_check_opts(const struct xskb_opts *o, char *err)
 	if (o->spin_n > XSK_SPIN_MAX)
 		return err_set(err, -EINVAL, "spin_n %u is above %u",
 				o->spin_n, XSK_SPIN_MAX);
+	if (o->tx_budget && o->kind == XSKB_RXDROP)
+		return err_set(err, -EINVAL, "a TX budget is for what sends: txonly or l2fwd, not rxdrop");
+	if (o->tx_budget && o->port.mode == XSK_MODE_NATIVE_ZC)
+		return err_set(err, -EINVAL, "a TX budget is for copy mode: zero-copy sends from the driver's NAPI");
+	if (o->tx_budget && (o->tx_budget < XSKB_TX_BUDGET_KERNEL ||
+			     o->tx_budget > (o->port.sock.tx_size ?: XSK_DEF_RING_SIZE)))
+		return err_set(err, -EINVAL, "TX budget %u is outside %u..%u (the TX ring's size)",
+				o->tx_budget, XSKB_TX_BUDGET_KERNEL,
+				o->port.sock.tx_size ?: XSK_DEF_RING_SIZE);
+	return 0;
+}
+
+/*
+ * The TX budget (XSKB_TX_BUDGET_KERNEL): the asked one, else txonly's
+ * default, the TX ring's size, where the kernel has XDP_MAX_TX_SKB_BUDGET;
+ * txonly kicks once that many descriptors wait, the others every batch
+ */
+static int tx_budget_setup(struct xsk_bench *b, char *err)
+{
+	struct xsk_socket *xs = b->xs;
+	__u32 want = b->o.tx_budget;
+
+	b->tx_kick_at = 1;
+	if (b->o.kind == XSKB_RXDROP)
+		return 0;
+	if (xs->zerocopy) {
+		if (want)
+			return err_set(err, -EINVAL, "a TX budget is for copy mode: %s is bound in zero-copy",
+					b->ifname);
+		return 0;
+	}
+	b->tx_budget = XSKB_TX_BUDGET_KERNEL;
+	b->tx_budget_from = "the kernel's";
+	if (!want && b->o.kind == XSKB_TXONLY)
+		want = xs->tx.size;
+	if (want &&
+	    setsockopt(xs->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &want,
+		       sizeof(want))) {
+		int ret = -errno;
+
+		if (b->o.tx_budget)
+			return err_set(err, ret, ret == -ENOPROTOOPT ?
+				       "TX budget %u: this kernel has no XDP_MAX_TX_SKB_BUDGET (it sends %u a sendto())" :
+				       "TX budget %u: XDP_MAX_TX_SKB_BUDGET refused (the kernel's limit: %u..the TX ring's size)",
+				       want, XSKB_TX_BUDGET_KERNEL);
+		if (ret != -ENOPROTOOPT)
+			return err_set(err, ret, "TX budget %u (the TX ring's size): XDP_MAX_TX_SKB_BUDGET refused",
+				       want);
+		b->tx_budget_from = "the kernel's: it has no XDP_MAX_TX_SKB_BUDGET";
+		want = 0;
+	}
+	if (want) {
+		b->tx_budget = want;
+		b->tx_budget_from = b->o.tx_budget ? "XDP_MAX_TX_SKB_BUDGET, asked" :
+				    "XDP_MAX_TX_SKB_BUDGET, the TX ring's size";
+	}
+	if (b->o.kind == XSKB_TXONLY)
+		b->tx_kick_at = b->tx_budget;
 	return 0;
 }
 
@@ -332,14 +401,14 @@ static void txonly_frames(struct xsk_bench *b)
 }
 
 /*
- * rxdrop's UMEM frames unless asked: few while the application keeps taking
- * (xsk_bench.h), the whole fill ring while it may sleep in poll() at once,
- * whose wake-up they must outlast
+ * rxdrop's and l2fwd's UMEM frames unless asked: few while the application
+ * keeps taking (xsk_bench.h), the whole fill ring while it may sleep in
+ * poll() at once, whose wake-up they must outlast
  */
-static __u32 xskb_rxdrop_frames(const struct xskb_opts *o)
+static __u32 xskb_rx_frames(const struct xskb_opts *o)
 {
-	__u32 least = o->batch * 4 > XSKB_RXDROP_FRAMES ? o->batch * 4 :
-							  XSKB_RXDROP_FRAMES;
+	__u32 least = o->batch * 4 > XSKB_RX_FRAMES ? o->batch * 4 :
+							  XSKB_RX_FRAMES;
 	__u32 fill = o->port.sock.fill_size ?: XSK_DEF_RING_SIZE;
 
 	if (o->poll && !o->poll_spin_us && fill > least)
@@ -365,8 +434,8 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 		b->o.batch = 64;
 	if (!b->o.pkt_size)
 		b->o.pkt_size = 64;
-	if (b->o.kind == XSKB_RXDROP && !b->o.port.sock.nr_frames)
-		b->o.port.sock.nr_frames = xskb_rxdrop_frames(&b->o);
+	if (b->o.kind != XSKB_TXONLY && !b->o.port.sock.nr_frames)
+		b->o.port.sock.nr_frames = xskb_rx_frames(&b->o);
 	if (!b->o.busy_poll_us)
 		b->o.busy_poll_us = XSKB_BUSY_POLL_US;
 	if (b->o.gen_cpu < 0)
@@ -411,6 +480,9 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 			 b->ifname, afp_backend_name(afp_backend(b->afp)));
 	} else {
 		b->o.port.ifname = b->ifname;
+		/* txonly receives nothing: every UMEM frame is the sender's */
+		if (o->kind == XSKB_TXONLY)
+			b->o.port.sock.no_rx = true;
 		ret = b->o.port.no_prog ? 0 : redirect_load(b, err);
 		if (!ret)
 			ret = xsk_port_open(&b->port, &b->o.port, err);
@@ -421,6 +493,9 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 			 b->port->fallback);
 		xsk_port_describe(b->port, b->desc, sizeof(b->desc));
 		ret = check_sizes(b, err);
+		if (ret)
+			goto out;
+		ret = tx_budget_setup(b, err);
 		if (ret)
 			goto out;
 		if (o->kind == XSKB_TXONLY)
@@ -545,7 +620,11 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	return pkts;
 }
 
-/* One batch of txonly: up to batch frames, numbered from *seq */
+/*
+ * One batch of txonly: up to batch frames, numbered from *seq; the kernel
+ * is kicked once tx_kick_at of them wait, or when fewer than a batch could
+ * be queued (the ring or the frames ran short, or the count ends)
+ */
 static __u32 txonly_batch(struct xsk_bench *b, __u64 left, __u64 *seq)
 {
 	struct xsk_socket *xs = b->xs;
@@ -559,8 +638,10 @@ static __u32 txonly_batch(struct xsk_bench *b, __u64 left, __u64 *seq)
 	if (n > xring_prod_nb_free(&xs->tx, n))
 		n = xring_prod_nb_free(&xs->tx, n);
 	if (!n || !xring_prod_reserve(&xs->tx, n, &idx)) {
-		if (xs->stats.tx_completed < xs->stats.tx_descs)
+		if (xs->stats.tx_completed < xs->stats.tx_descs) {
 			tx_kick(b, xs);
+			b->tx_unkicked = 0;
+		}
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -575,7 +656,11 @@ static __u32 txonly_batch(struct xsk_bench *b, __u64 left, __u64 *seq)
 	}
 	xring_prod_submit(&xs->tx, n);
 	xs->stats.tx_descs += n;
-	tx_kick(b, xs);
+	b->tx_unkicked += n;
+	if (b->tx_unkicked >= b->tx_kick_at || n < b->o.batch) {
+		tx_kick(b, xs);
+		b->tx_unkicked = 0;
+	}
 	return n;
 }
 
@@ -789,12 +874,18 @@ static void veth_read(struct xsk_bench *b, struct veth_counts *v)
 	xenv_enter(b->env, XENV_DUT);
 }
 
-/* Packets (descriptors without XDP_PKT_CONTD) on the RX ring, not taken */
+/*
+ * Packets (descriptors without XDP_PKT_CONTD) on the RX ring, not taken; 0
+ * on a socket without one (txonly's)
+ */
 static __u64 rx_ring_left(struct xsk_socket *xs)
 {
-	__u32 prod = __atomic_load_n(xs->rx.producer, __ATOMIC_ACQUIRE), i;
+	__u32 prod, i;
 	__u64 n = 0;
 
+	if (!xs->rx.producer)
+		return 0;
+	prod = __atomic_load_n(xs->rx.producer, __ATOMIC_ACQUIRE);
 	for (i = xs->rx.cached_cons; i != prod; i++)
 		n += !(xring_desc(&xs->rx, i)->options & XDP_PKT_CONTD);
 	return n;

@@ -44,17 +44,28 @@ const char *xskb_kind_name(enum xskb_kind k);
  */
 #define XSKB_POLL_SPIN_US	XSKB_BUSY_POLL_US
 /*
- * rxdrop's UMEM frames unless asked (--umem-frames), spinning,
+ * rxdrop's and l2fwd's UMEM frames unless asked (--umem-frames), spinning,
  * busy-polling, or in poll() with a spin: this many, or 4 batches if more
  * (in poll() without a spin the fill ring's size: the loop sleeps between
  * bursts of traffic, and 256 frames last 1.3 ms at 200 kpps, less than a
  * wake-up can take on a busy CPU).  In copy mode every frame is a
- * destination of the NAPI's copy; with 4096-byte chunks each frame's first
- * data line falls in the same cache sets, so the fill + TX ring sizes'
- * 4096 frames (6144 with the default rings) miss L2 on every copy where
- * 256 stay in it (Documentation/xdpsock.rst, "UMEM frames")
+ * destination of the NAPI's copy (and in l2fwd the source of the TX
+ * path's); with 4096-byte chunks each frame's first data line falls in the
+ * same cache sets, so the fill + TX ring sizes' 4096 frames (6144 with the
+ * default rings) miss L2 on every copy where 256 stay in it
+ * (Documentation/xdpsock.rst, "UMEM frames")
  */
-#define XSKB_RXDROP_FRAMES	256
+#define XSKB_RX_FRAMES	256
+/*
+ * Copy mode sends at most the socket's TX budget of descriptors a sendto()
+ * (net/xdp/xsk.c __xsk_generic_xmit(): TX_BATCH_SIZE, 32, unless
+ * XDP_MAX_TX_SKB_BUDGET raised it, to at most the TX ring's size).  txonly
+ * takes the TX ring's size where the kernel has the option and kicks once
+ * that many descriptors wait, or the ring or its frames run short of a
+ * batch: on veth the syscall, not the frame, is what a sender can save
+ * (Documentation/xdpsock.rst, "TX budget")
+ */
+#define XSKB_TX_BUDGET_KERNEL	32
 /* What the kernel's napi documentation suggests with SO_PREFER_BUSY_POLL */
 #define XSKB_DEFER_HARD_IRQS	2
 #define XSKB_GRO_FLUSH_TIMEOUT	200000
@@ -89,6 +100,12 @@ struct xskb_opts {
 	bool poll;		/* wait in poll() when the RX ring is empty */
 	/* poll: only once it has been empty this long, us (0: at once) */
 	__u32 poll_spin_us;	/* xdpsock's default XSKB_POLL_SPIN_US */
+	/*
+	 * txonly, l2fwd in copy mode: XDP_MAX_TX_SKB_BUDGET, 32..the TX
+	 * ring's size; 0: txonly the TX ring's size (the kernel's 32 where it
+	 * lacks the option), l2fwd the kernel's
+	 */
+	__u32 tx_budget;
 	bool verify;		/* check every payload byte: the app in rxdrop,
 				 * the peer's program in txonly and l2fwd */
 	bool no_cost;		/* no NET_RX softirq tracepoints */
@@ -243,6 +260,11 @@ const char *xskb_describe(const struct xsk_bench *b);
 const char *xskb_fallback(const struct xsk_bench *b);
 /* What was done for busy polling, or "" */
 const char *xskb_busy_poll_note(const struct xsk_bench *b);
+/*
+ * The TX budget in force (0: none, rxdrop, AF_PACKET or zero-copy) and, in
+ * *from, where it came from
+ */
+__u32 xskb_tx_budget(const struct xsk_bench *b, const char **from);
 /* The AF_XDP port (NULL on AF_PACKET) and the AF_PACKET backend in use */
 const struct xsk_port *xskb_port(const struct xsk_bench *b);
 enum afp_backend xskb_afp_backend(const struct xsk_bench *b);

@@ -199,8 +199,12 @@ static const struct opt rows[] = {
 	SOCK_RING("rx-size", o.port.sock.rx_size, "RX ring size (power of two)"),
 	SOCK_RING("fill-size", o.port.sock.fill_size, "fill ring size (power of two)"),
 	{ SOCK_ROW(OPT_U32, "umem-frames", 0, o.port.sock.nr_frames, "N",
-		   "UMEM frames (default: rxdrop 256 or 4 batches, with --poll-spin-us 0 the fill ring size; else fill ring + TX ring sizes)"),
+		   "UMEM frames (default: rxdrop and l2fwd 256 or 4 batches, with -p --poll-spin-us 0 the fill ring size; txonly fill ring + TX ring sizes)"),
 	  .min = 64, .max = 262144 },
+	{ SOCK_ROW(OPT_U32, "tx-budget", 0, o.tx_budget, "N",
+		   "copy mode: descriptors one sendto() sends (XDP_MAX_TX_SKB_BUDGET), 32..the TX ring's size; txonly kicks once N wait (txonly, l2fwd)"),
+	  .min = XSKB_TX_BUDGET_KERNEL, .max = 65536,
+	  .def = "txonly the TX ring's size where the kernel has the option, else 32; l2fwd the kernel's 32" },
 	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
 		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),
 	  .min = 1, .max = 60000 },
@@ -565,6 +569,24 @@ static void profile_json(struct json *j, const struct xskb_result *r)
 	}
 }
 
+/* "tx_budget": null where nothing is sent in copy mode; "tx_budget_from" */
+static void json_tx_budget(struct json *j, const struct xsk_bench *b)
+{
+	const char *from;
+	__u32 budget = xskb_tx_budget(b, &from);
+
+	json_key(j, "tx_budget");
+	if (budget)
+		json_u64(j, budget);
+	else
+		json_null(j);
+	json_key(j, "tx_budget_from");
+	if (budget)
+		json_string(j, from);
+	else
+		json_null(j);
+}
+
 /* What the socket is: AF_XDP's port and socket, or AF_PACKET's backend */
 static void json_socket(struct json *j, const struct xsk_bench *b)
 {
@@ -585,6 +607,7 @@ static void json_socket(struct json *j, const struct xsk_bench *b)
 		json_kv_bool(j, "unaligned", xs->unaligned);
 		json_kv_u64(j, "frame_size", xs->frame_size);
 		json_kv_u64(j, "umem_frames", xs->nr_frames);
+		json_tx_budget(j, b);
 	} else {
 		json_kv_string(j, "backend",
 			       afp_backend_name(xskb_afp_backend(b)));
@@ -932,6 +955,7 @@ int main(int argc, char **argv)
 	}
 	if (!cfg.json) {
 		const struct xskb_opts *o = xskb_opts(b);
+		const char *from;
 
 		printf("xdpsock %s on %s, %u-byte frames, batch %u, ",
 		       xskb_kind_name(o->kind), xskb_describe(b), o->pkt_size,
@@ -939,6 +963,9 @@ int main(int argc, char **argv)
 		if (xskb_port(b))
 			printf("%u UMEM frames, ",
 			       xskb_port(b)->socks[0]->nr_frames);
+		if (xskb_tx_budget(b, &from))
+			printf("TX budget %u (%s), ", xskb_tx_budget(b, &from),
+			       from);
 		if (o->poll)
 			printf("poll() after %u us empty, ", o->poll_spin_us);
 		if (o->count)

@@ -338,6 +338,48 @@ TEST_F(xdpsock, txonly_exact)
 	EXPECT_TRUE(no_netns_left(self));
 }
 
+/*
+ * txonly's TX budget: by default the TX ring's size (XDP_MAX_TX_SKB_BUDGET),
+ * and one sendto() for every budget of frames (on veth a sendto() completes
+ * what it sends: 20000 frames are 10 kicks of 2048); with --tx-budget 32,
+ * the kernel's own, one for every 32 at least.  Every frame delivered, in
+ * order and intact, either way; l2fwd keeps the kernel's budget
+ */
+TEST_F(xdpsock, txonly_tx_budget)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 20000 -V"))
+		TH_LOG("%s", self->out);
+	if (strstr(str(self, "tx_budget_from"), "no XDP_MAX_TX_SKB_BUDGET"))
+		SKIP(return, "this kernel has no XDP_MAX_TX_SKB_BUDGET");
+	EXPECT_EQ(2048, num(self, "tx_budget"));
+	EXPECT_STREQ("XDP_MAX_TX_SKB_BUDGET, the TX ring's size",
+		     str(self, "tx_budget_from"));
+	EXPECT_EQ(20000, num(self, "delivered"));
+	EXPECT_EQ(20000, num(self, "peer.payload_ok"));
+	EXPECT_EQ(NSUM(20000), num(self, "peer.seq_sum"));
+	EXPECT_LE(10, num(self, "tx_kicks"));
+	EXPECT_GE(12, num(self, "tx_kicks"));
+	expect_balanced(_metadata, self, 0);
+
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 20000 -V --tx-budget 32"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(32, num(self, "tx_budget"));
+	EXPECT_STREQ("XDP_MAX_TX_SKB_BUDGET, asked", str(self, "tx_budget_from"));
+	EXPECT_EQ(20000, num(self, "delivered"));
+	EXPECT_EQ(NSUM(20000), num(self, "peer.seq_sum"));
+	EXPECT_LE(20000 / 32, num(self, "tx_kicks"));
+
+	ASSERT_EQ(0, xdpsock_json(self, "-l -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(32, num(self, "tx_budget"));
+	EXPECT_STREQ("the kernel's", str(self, "tx_budget_from"));
+	EXPECT_EQ(200, num(self, "delivered"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_TRUE(jt_null(self->doc, "tx_budget"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
 /* l2fwd: N frames back at the peer with the MACs swapped, bytes intact */
 TEST_F(xdpsock, l2fwd_exact_swapped)
 {
@@ -428,10 +470,11 @@ TEST_F(xdpsock, placement)
 }
 
 /*
- * The UMEM's frames: rxdrop's default is 256, or 4 batches when more, also
- * in poll() after a spin, and the fill ring's size in poll() at once
- * (--poll-spin-us 0); --umem-frames sets it; the other kinds keep fill + TX
- * ring sizes
+ * The UMEM's frames: rxdrop's and l2fwd's default is 256, or 4 batches when
+ * more, also in poll() after a spin, and the fill ring's size in poll() at
+ * once (--poll-spin-us 0); --umem-frames sets it; txonly keeps fill + TX
+ * ring sizes, and sends from all of them (fewer than the fill ring's size
+ * sent nothing when its socket had an RX ring)
  */
 TEST_F(xdpsock, umem_frames)
 {
@@ -460,10 +503,25 @@ TEST_F(xdpsock, umem_frames)
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 0 --fill-size 4096 -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(4096, num(self, "umem_frames"));
+	/* l2fwd as rxdrop */
 	ASSERT_EQ(0, xdpsock_json(self, "-l --fill-size 1024 -n 200 --rate 20000"))
 		TH_LOG("%s", self->out);
-	EXPECT_EQ(1024 + 2048, num(self, "umem_frames"));
+	EXPECT_EQ(256, num(self, "umem_frames"));
 	EXPECT_EQ(200, num(self, "delivered"));
+	ASSERT_EQ(0, xdpsock_json(self, "-l -p --poll-spin-us 0 --fill-size 1024 -n 200 --rate 20000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1024, num(self, "umem_frames"));
+	EXPECT_EQ(200, num(self, "delivered"));
+	/* txonly: fill + TX ring sizes, every one of them the sender's */
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 200"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(2048 + 2048, num(self, "umem_frames"));
+	EXPECT_EQ(200, num(self, "delivered"));
+	ASSERT_EQ(0, xdpsock_json(self, "-t --umem-frames 1024 -n 5000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1024, num(self, "umem_frames"));
+	EXPECT_EQ(5000, num(self, "delivered"));
+	EXPECT_EQ(NSUM(5000), num(self, "peer.seq_sum"));
 }
 
 /*
@@ -744,6 +802,10 @@ TEST_F(xdpsock, malformed_options)
 		{ "--rx-size 100", 2, "--rx-size: 100 is not a power of two" },
 		{ "--fill-size 4", 2, "--fill-size: '4'" },
 		{ "--stall-ms 0", 2, "--stall-ms: '0'" },
+		{ "-t --tx-budget 16", 2, "--tx-budget: '16' is not a number in 32..65536" },
+		{ "-t --tx-budget 4096", 2, "TX budget 4096 is outside 32..2048 (the TX ring's size)" },
+		{ "--tx-budget 64", 2, "a TX budget is for what sends: txonly or l2fwd, not rxdrop" },
+		{ "-t -z --tx-budget 64", 2, "a TX budget is for copy mode" },
 		{ "--afpacket=auto --rx-size 256", 2, "not with --afpacket" },
 		{ "-r", 2, "invalid option -- 'r'" },
 		{ "-C 10", 2, "invalid option -- 'C'" },
