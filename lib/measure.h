@@ -31,6 +31,16 @@ static inline uint64_t tsc_read(void)
 #endif
 }
 
+/* A spin-wait's pause: the CPU's hint that this is one (the kernel's) */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("pause" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 /* TSC frequency in GHz, measured over ms milliseconds; 0 when no TSC */
 double tsc_ghz_measure(unsigned int ms);
 

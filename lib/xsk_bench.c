@@ -82,6 +82,11 @@ struct xsk_bench {
 	 * sleep in poll()
 	 */
 	bool poll_due;
+	/*
+	 * rx_hold_us: the loop's clock at its last turn, and until when the
+	 * RX ring is not looked at (a turn before then is idle)
+	 */
+	__u64 now, hold_until;
 	/* the TX budget in force (0: none), where it came from (tx_budget_setup) */
 	__u32 tx_budget;
 	const char *tx_budget_from;
@@ -285,6 +290,8 @@ int xskb_check_opts(const struct xskb_opts *o, char *err)
 	if (o->spin_n > XSK_SPIN_MAX)
 		return err_set(err, -EINVAL, "spin_n %u is above %u",
 				o->spin_n, XSK_SPIN_MAX);
+	if (o->rx_hold_us && (o->kind != XSKB_RXDROP || o->afpacket))
+		return err_set(err, -EINVAL, "a hold is for AF_XDP rxdrop's loop");
 	if (o->tx_budget && o->kind == XSKB_RXDROP)
 		return err_set(err, -EINVAL, "a TX budget is for what sends: txonly or l2fwd, not rxdrop");
 	if (o->tx_budget && o->port.mode == XSK_MODE_NATIVE_ZC)
@@ -600,12 +607,17 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 			   b->o.verify ? afp_check : NULL, b);
 		return n > 0 ? n : 0;
 	}
-	if (!b->o.verify) {
-		if (!xsk_rx_recycle(xs, b->o.batch, &pkts))
-			rx_idle(b, xs);
-		return pkts;
+	if (b->now < b->hold_until) {
+		cpu_relax();
+		return 0;
 	}
-	for (i = 0; i < b->o.batch; i++) {
+	if (!b->o.verify) {
+		nd = xsk_rx_recycle(xs, b->o.batch, &pkts);
+		if (!nd)
+			rx_idle(b, xs);
+		goto hold;
+	}
+	for (i = 0, nd = 0; i < b->o.batch; i++) {
 		n = xsk_rx_packet(xs, b->buf, TGEN_MAX_PKT_SIZE + 1, &nd);
 		if (!n)
 			break;
@@ -617,6 +629,9 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	}
 	if (!pkts)
 		rx_idle(b, xs);
+hold:
+	if (b->o.rx_hold_us && pkts < b->o.batch)
+		b->hold_until = b->now + b->o.rx_hold_us * 1000ULL;
 	return pkts;
 }
 
@@ -1274,6 +1289,7 @@ static void measure(struct xsk_bench *b, struct run_state *s,
 		n = run_batch(b, s, &seq);
 		/* The clock is read once per batch, or per idle turn */
 		now = mono_ns();
+		b->now = now;
 		lp.batches += !!n;
 		if (b->xs && b->xs->stats.tx_completed != last_comp) {
 			last_comp = b->xs->stats.tx_completed;

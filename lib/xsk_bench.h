@@ -66,6 +66,17 @@ const char *xskb_kind_name(enum xskb_kind k);
  * (Documentation/xdpsock.rst, "TX budget")
  */
 #define XSKB_TX_BUDGET_KERNEL	32
+/*
+ * rxdrop's hold (--rx-hold-us): after a turn that took less than a batch
+ * the loop waits this long before it looks at the RX ring again.  A loop
+ * that takes every descriptor as soon as it is published reads the ring's
+ * producer and descriptor lines while the NAPI's CPU still writes them, so
+ * each publication costs that CPU the lines back; in generic mode the
+ * kernel publishes every frame (xsk_generic_rcv() flushes per skb) and a
+ * spinning loop took 1.1 frames a turn (Documentation/xdpsock.rst, "The
+ * hold")
+ */
+#define XSKB_RX_HOLD_US		5
 /* What the kernel's napi documentation suggests with SO_PREFER_BUSY_POLL */
 #define XSKB_DEFER_HARD_IRQS	2
 #define XSKB_GRO_FLUSH_TIMEOUT	200000
@@ -106,6 +117,12 @@ struct xskb_opts {
 	 * lacks the option), l2fwd the kernel's
 	 */
 	__u32 tx_budget;
+	/*
+	 * AF_XDP rxdrop: after a turn that took less than a batch, look at
+	 * the RX ring again only this many microseconds later (0: at once;
+	 * xdpsock's default XSKB_RX_HOLD_US)
+	 */
+	__u32 rx_hold_us;
 	bool verify;		/* check every payload byte: the app in rxdrop,
 				 * the peer's program in txonly and l2fwd */
 	bool no_cost;		/* no NET_RX softirq tracepoints */

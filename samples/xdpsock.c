@@ -39,6 +39,7 @@ struct config {
 	bool allow_concurrent;
 	bool kind_set;
 	bool poll_spin_set;	/* --poll-spin-us given */
+	bool rx_hold_set;	/* --rx-hold-us given */
 	bool copy;		/* --copy: native unless -S */
 	char mode_opt[32];	/* the option that chose the mode, for errors */
 	const char *profile;	/* --profile: the files' path prefix */
@@ -174,6 +175,9 @@ static const struct opt rows[] = {
 	{ SOCK_ROW(OPT_U32, "poll-spin-us", 0, o.poll_spin_us, "N",
 		   "with -p: poll() only once the RX ring has been empty N microseconds (0: at once)"),
 	  .min = 0, .max = 1000000, .def = "20" },
+	{ SOCK_ROW(OPT_U32, "rx-hold-us", 0, o.rx_hold_us, "N",
+		   "rxdrop: after a turn that took less than a batch, look at the RX ring again N microseconds later (0: at once)"),
+	  .min = 0, .max = 1000, .def = "5" },
 	SOCK_FLAG("frags", 'F', o.port.sock.multi_buffer, "multi-buffer (XDP_USE_SG)"),
 	SOCK_FLAG("unaligned", 'u', o.port.sock.unaligned, "unaligned chunks"),
 	{ SOCK_ROW(OPT_U32, "frame-size", 0, o.port.sock.frame_size, "N",
@@ -244,6 +248,13 @@ static int check_args(struct config *cfg)
 	}
 	if (cfg->copy && !cfg->mode_opt[0])
 		cfg->o.port.mode = XSK_MODE_NATIVE;
+	if (cfg->rx_hold_set &&
+	    (cfg->o.kind != XSKB_RXDROP || cfg->o.afpacket)) {
+		fprintf(stderr, "xdpsock: --rx-hold-us holds AF_XDP rxdrop's loop: not with -t, -l or --afpacket\n");
+		return -EINVAL;
+	}
+	if (cfg->o.kind != XSKB_RXDROP || cfg->o.afpacket)
+		cfg->o.rx_hold_us = o.rx_hold_us = 0;
 	o.pkt_size = o.pkt_size ?: 64;
 	if (xskb_check_opts(&o, err)) {
 		fprintf(stderr, "xdpsock: %s\n", err);
@@ -690,6 +701,11 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_bool(&j, "poll", o->poll);
 	if (o->poll)
 		json_kv_u64(&j, "poll_spin_us", o->poll_spin_us);
+	json_key(&j, "rx_hold_us");
+	if (o->kind == XSKB_RXDROP && !o->afpacket)
+		json_u64(&j, o->rx_hold_us);
+	else
+		json_null(&j);
 	json_kv_string(&j, "busy_poll_setup", xskb_busy_poll_note(b));
 	json_kv_u64(&j, "batch", o->batch);
 	json_kv_u64(&j, "pkt_size", o->pkt_size);
@@ -915,7 +931,8 @@ int main(int argc, char **argv)
 {
 	struct config cfg = {
 		.o = { .app_cpu = -1, .gen_cpu = 0,
-		       .poll_spin_us = XSKB_POLL_SPIN_US },
+		       .poll_spin_us = XSKB_POLL_SPIN_US,
+		       .rx_hold_us = XSKB_RX_HOLD_US },
 		.duration = 10,
 	};
 	opts_given_t given;
@@ -930,6 +947,7 @@ int main(int argc, char **argv)
 	if (opts_parse(&tool, argc, argv, &cfg, &given) < 0)
 		return 2;
 	cfg.poll_spin_set = opts_given(&tool, given, "poll-spin-us");
+	cfg.rx_hold_set = opts_given(&tool, given, "rx-hold-us");
 	if (check_args(&cfg))
 		return 2;
 	if (geteuid()) {
@@ -968,6 +986,8 @@ int main(int argc, char **argv)
 			       from);
 		if (o->poll)
 			printf("poll() after %u us empty, ", o->poll_spin_us);
+		if (o->kind == XSKB_RXDROP && !o->afpacket)
+			printf("hold %u us, ", o->rx_hold_us);
 		if (o->count)
 			printf("%llu frames (at most %g s)\n",
 			       (unsigned long long)o->count, cfg.duration);

@@ -373,6 +373,9 @@ if [ "${1:-}" = "--inside" ]; then
 		r setting "poll() (-p)" "only after 20 us of empty RX ring (--poll-spin-us default)" \
 			"before every batch (returns at once while frames wait)" \
 			"by design: a sleeper's wake-up costs the NAPI CPU (xdpsock.rst, poll() and the spin)"
+		r setting "hold" "5 us (--rx-hold-us default): after a turn that took less than a batch, the RX ring is looked at 5 us later" \
+			"none: the ring is looked at again at once (in poll(), after the poll() syscall)" \
+			"by design: a loop that takes each frame as it is published costs the NAPI's CPU the ring's lines (xdpsock.rst, The hold)"
 		r setting need_wakeup "on (default)" "on (default)"
 		r setting "cost tracepoints" "none (--no-cost)" "none" \
 			"xdpsock's NET_RX cost measurement is off: part 3 prices it"
@@ -422,13 +425,14 @@ if [ "${1:-}" = "--inside" ]; then
 	r setting "frame size" "64 B" "64 B"
 	xsk_settings
 	r setting "TX ring" "2048 (default)" "2048 (libxdp default)"
-	r setting "UMEM frames" "4096 (--umem-frames 4096)" "4096 (NUM_FRAMES, no option)" \
-		"xdpsock's default is fill + TX ring, 6144: set to the peer's"
+	r setting "UMEM frames" "256 (l2fwd's default, as rxdrop's)" "4096 (NUM_FRAMES, no option)" \
+		"by design: fewer copy sources and destinations stay in L2 (xdpsock.rst, UMEM frames)"
+	r setting "TX budget" "32 (the kernel's; l2fwd's default)" "32 (the kernel's; no option)"
 	r setting "cost tracepoints" "none (--no-cost)" "none"
 	r note "$peer_note"
 	ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF" -l -N --copy
 	      --app-cpu 1 -b 64 --rx-size 2048 --fill-size 4096 --frame-size 4096
-	      --umem-frames 4096 --no-cost -d "$secs")
+	      --no-cost -d "$secs")
 	theirs=(xdp-bench xsk-tx -C copy -A native -i 1 "$XDP_ENV_DUT_IF")
 	xsk_cmp l2fwd "xdpsock -l" "xdp-bench xsk-tx" peer_rx peer_rx fwd
 	}
@@ -442,6 +446,9 @@ if [ "${1:-}" = "--inside" ]; then
 	r setting batch "64 (-b 64)" "64 (default -b)"
 	r setting "UMEM chunk" "4096 B (--frame-size 4096)" "4096 B (default -f)"
 	r setting "UMEM frames" "4096 (fill + TX ring, defaults)" "4096 (no option)"
+	r setting "TX budget" "2048, the TX ring's size (XDP_MAX_TX_SKB_BUDGET; default); one sendto() per 2048 frames" \
+		"32 (the kernel's; no option); one sendto() per batch" \
+		"by design: on veth the sendto(), not the frame, is what a sender saves (xdpsock.rst, TX budget)"
 	r setting "destination MAC" "02:00:00:00:00:02 (-i: xsk_bench's fixed one)" "veth1's (-m)" \
 		"veth1's program drops every frame, whatever its address"
 	r setting "cost tracepoints" "none (--no-cost)" "none"

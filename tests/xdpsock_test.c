@@ -470,6 +470,39 @@ TEST_F(xdpsock, placement)
 }
 
 /*
+ * rxdrop's hold: after a turn that took less than a batch the loop looks at
+ * the RX ring again --rx-hold-us later.  Paced at 200 kpps (a frame every
+ * 5 us), a hold of 1000 us finds some 200 frames a look, taken in batches
+ * of 64 (50.6 frames a turn here); without one the loop takes each frame
+ * as it comes (1.0).  Every frame received either way.  Default 5 us; none
+ * for what is not AF_XDP rxdrop
+ */
+TEST_F(xdpsock, rxdrop_hold)
+{
+	double held;
+
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 20000 --rate 200000 --rx-hold-us 1000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1000, num(self, "rx_hold_us"));
+	EXPECT_EQ(20000, num(self, "rx_packets"));
+	held = num(self, "loop.frames_per_batch");
+	EXPECT_LE(32, held);
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 20000 --rate 200000 --rx-hold-us 0"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(0, num(self, "rx_hold_us"));
+	EXPECT_EQ(20000, num(self, "rx_packets"));
+	EXPECT_GT(held / 4, num(self, "loop.frames_per_batch"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -n 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(5, num(self, "rx_hold_us"));	/* XSKB_RX_HOLD_US */
+	EXPECT_EQ(2000, num(self, "rx_packets"));
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 200"))
+		TH_LOG("%s", self->out);
+	EXPECT_TRUE(jt_null(self->doc, "rx_hold_us"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/*
  * The UMEM's frames: rxdrop's and l2fwd's default is 256, or 4 batches when
  * more, also in poll() after a spin, and the fill ring's size in poll() at
  * once (--poll-spin-us 0); --umem-frames sets it; txonly keeps fill + TX
@@ -802,6 +835,9 @@ TEST_F(xdpsock, malformed_options)
 		{ "--rx-size 100", 2, "--rx-size: 100 is not a power of two" },
 		{ "--fill-size 4", 2, "--fill-size: '4'" },
 		{ "--stall-ms 0", 2, "--stall-ms: '0'" },
+		{ "-t --rx-hold-us 5", 2, "--rx-hold-us holds AF_XDP rxdrop's loop: not with -t, -l or --afpacket" },
+		{ "--afpacket=auto --rx-hold-us 5", 2, "--rx-hold-us holds AF_XDP rxdrop's loop" },
+		{ "--rx-hold-us 1001", 2, "--rx-hold-us: '1001' is not a number in 0..1000" },
 		{ "-t --tx-budget 16", 2, "--tx-budget: '16' is not a number in 32..65536" },
 		{ "-t --tx-budget 4096", 2, "TX budget 4096 is outside 32..2048 (the TX ring's size)" },
 		{ "--tx-budget 64", 2, "a TX budget is for what sends: txonly or l2fwd, not rxdrop" },
