@@ -83,10 +83,12 @@ struct xsk_bench {
 	 */
 	bool poll_due;
 	/*
-	 * rx_hold_us: the loop's clock at its last turn, and until when the
-	 * RX ring is not looked at (a turn before then is idle)
+	 * rx_hold_us: the loop's clock at its last turn; the last turn took
+	 * less than a batch (the loop then holds from its clock); until when
+	 * the RX ring is not looked at (a turn before then is idle)
 	 */
 	__u64 now, hold_until;
+	bool hold_due;
 	/* the TX budget in force (0: none), where it came from (tx_budget_setup) */
 	__u32 tx_budget;
 	const char *tx_budget_from;
@@ -332,10 +334,11 @@ static int tx_budget_setup(struct xsk_bench *b, char *err)
 		       sizeof(want))) {
 		int ret = -errno;
 
+		if (b->o.tx_budget && ret == -ENOPROTOOPT)
+			return err_set(err, ret, "TX budget %u: this kernel has no XDP_MAX_TX_SKB_BUDGET (it sends %u a sendto())",
+				       want, XSKB_TX_BUDGET_KERNEL);
 		if (b->o.tx_budget)
-			return err_set(err, ret, ret == -ENOPROTOOPT ?
-				       "TX budget %u: this kernel has no XDP_MAX_TX_SKB_BUDGET (it sends %u a sendto())" :
-				       "TX budget %u: XDP_MAX_TX_SKB_BUDGET refused (the kernel's limit: %u..the TX ring's size)",
+			return err_set(err, ret, "TX budget %u: XDP_MAX_TX_SKB_BUDGET refused (the kernel's limit: %u..the TX ring's size)",
 				       want, XSKB_TX_BUDGET_KERNEL);
 		if (ret != -ENOPROTOOPT)
 			return err_set(err, ret, "TX budget %u (the TX ring's size): XDP_MAX_TX_SKB_BUDGET refused",
@@ -487,9 +490,15 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
 			 b->ifname, afp_backend_name(afp_backend(b->afp)));
 	} else {
 		b->o.port.ifname = b->ifname;
-		/* txonly receives nothing: every UMEM frame is the sender's */
-		if (o->kind == XSKB_TXONLY)
+		/*
+		 * txonly receives nothing: no RX ring, so every UMEM frame is
+		 * the sender's, and so no program either (an XSKMAP refuses
+		 * a socket without an RX ring: 7.2's xsk_map_update_elem())
+		 */
+		if (o->kind == XSKB_TXONLY) {
 			b->o.port.sock.no_rx = true;
+			b->o.port.no_prog = true;
+		}
 		ret = b->o.port.no_prog ? 0 : redirect_load(b, err);
 		if (!ret)
 			ret = xsk_port_open(&b->port, &b->o.port, err);
@@ -612,12 +621,15 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 		return 0;
 	}
 	if (!b->o.verify) {
+		/* a batch of descriptors */
 		nd = xsk_rx_recycle(xs, b->o.batch, &pkts);
 		if (!nd)
 			rx_idle(b, xs);
-		goto hold;
+		b->hold_due = b->o.rx_hold_us && nd < b->o.batch;
+		return pkts;
 	}
-	for (i = 0, nd = 0; i < b->o.batch; i++) {
+	/* a batch of packets */
+	for (i = 0; i < b->o.batch; i++) {
 		n = xsk_rx_packet(xs, b->buf, TGEN_MAX_PKT_SIZE + 1, &nd);
 		if (!n)
 			break;
@@ -629,9 +641,7 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	}
 	if (!pkts)
 		rx_idle(b, xs);
-hold:
-	if (b->o.rx_hold_us && pkts < b->o.batch)
-		b->hold_until = b->now + b->o.rx_hold_us * 1000ULL;
+	b->hold_due = b->o.rx_hold_us && pkts < b->o.batch;
 	return pkts;
 }
 
@@ -1290,6 +1300,11 @@ static void measure(struct xsk_bench *b, struct run_state *s,
 		/* The clock is read once per batch, or per idle turn */
 		now = mono_ns();
 		b->now = now;
+		if (b->hold_due) {
+			/* from the end of the short turn (a poll() may be in it) */
+			b->hold_until = now + b->o.rx_hold_us * 1000ULL;
+			b->hold_due = false;
+		}
 		lp.batches += !!n;
 		if (b->xs && b->xs->stats.tx_completed != last_comp) {
 			last_comp = b->xs->stats.tx_completed;

@@ -253,8 +253,10 @@ static int check_args(struct config *cfg)
 		fprintf(stderr, "xdpsock: --rx-hold-us holds AF_XDP rxdrop's loop: not with -t, -l or --afpacket\n");
 		return -EINVAL;
 	}
-	if (cfg->o.kind != XSKB_RXDROP || cfg->o.afpacket)
-		cfg->o.rx_hold_us = o.rx_hold_us = 0;
+	if (cfg->o.kind != XSKB_RXDROP || cfg->o.afpacket) {
+		cfg->o.rx_hold_us = 0;
+		o.rx_hold_us = 0;
+	}
 	o.pkt_size = o.pkt_size ?: 64;
 	if (xskb_check_opts(&o, err)) {
 		fprintf(stderr, "xdpsock: %s\n", err);
@@ -974,6 +976,7 @@ int main(int argc, char **argv)
 	if (!cfg.json) {
 		const struct xskb_opts *o = xskb_opts(b);
 		const char *from;
+		__u32 budget = xskb_tx_budget(b, &from);
 
 		printf("xdpsock %s on %s, %u-byte frames, batch %u, ",
 		       xskb_kind_name(o->kind), xskb_describe(b), o->pkt_size,
@@ -981,9 +984,8 @@ int main(int argc, char **argv)
 		if (xskb_port(b))
 			printf("%u UMEM frames, ",
 			       xskb_port(b)->socks[0]->nr_frames);
-		if (xskb_tx_budget(b, &from))
-			printf("TX budget %u (%s), ", xskb_tx_budget(b, &from),
-			       from);
+		if (budget)
+			printf("TX budget %u (%s), ", budget, from);
 		if (o->poll)
 			printf("poll() after %u us empty, ", o->poll_spin_us);
 		if (o->kind == XSKB_RXDROP && !o->afpacket)

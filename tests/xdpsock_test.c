@@ -341,8 +341,9 @@ TEST_F(xdpsock, txonly_exact)
 /*
  * txonly's TX budget: by default the TX ring's size (XDP_MAX_TX_SKB_BUDGET),
  * and one sendto() for every budget of frames (on veth a sendto() completes
- * what it sends: 20000 frames are 10 kicks of 2048); with --tx-budget 32,
- * the kernel's own, one for every 32 at least.  Every frame delivered, in
+ * what it sends: 20000 frames are 10 kicks of 2048; at most 78, one per
+ * 256, when completions lag); with --tx-budget 32, the kernel's own, one
+ * for every 32 at least.  Every frame delivered, in
  * order and intact, either way; l2fwd keeps the kernel's budget
  */
 TEST_F(xdpsock, txonly_tx_budget)
@@ -357,8 +358,9 @@ TEST_F(xdpsock, txonly_tx_budget)
 	EXPECT_EQ(20000, num(self, "delivered"));
 	EXPECT_EQ(20000, num(self, "peer.payload_ok"));
 	EXPECT_EQ(NSUM(20000), num(self, "peer.seq_sum"));
+	/* 10 when every sendto() completes what it sends; more when not */
 	EXPECT_LE(10, num(self, "tx_kicks"));
-	EXPECT_GE(12, num(self, "tx_kicks"));
+	EXPECT_GE(20000 / 256, num(self, "tx_kicks"));
 	expect_balanced(_metadata, self, 0);
 
 	ASSERT_EQ(0, xdpsock_json(self, "-t -n 20000 -V --tx-budget 32"))
@@ -474,20 +476,21 @@ TEST_F(xdpsock, placement)
  * the RX ring again --rx-hold-us later.  Paced at 200 kpps (a frame every
  * 5 us), a hold of 1000 us finds some 200 frames a look, taken in batches
  * of 64 (50.6 frames a turn here); without one the loop takes each frame
- * as it comes (1.0).  Every frame received either way.  Default 5 us; none
- * for what is not AF_XDP rxdrop
+ * as it comes (1.0).  2048 UMEM frames: 10 ms of slack, not 256's 1.3.
+ * Every frame received either way.  Default 5 us; none for what is not
+ * AF_XDP rxdrop
  */
 TEST_F(xdpsock, rxdrop_hold)
 {
 	double held;
 
-	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 20000 --rate 200000 --rx-hold-us 1000"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 20000 --rate 200000 --rx-hold-us 1000 --umem-frames 2048"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1000, num(self, "rx_hold_us"));
 	EXPECT_EQ(20000, num(self, "rx_packets"));
 	held = num(self, "loop.frames_per_batch");
 	EXPECT_LE(32, held);
-	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 20000 --rate 200000 --rx-hold-us 0"))
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 20000 --rate 200000 --rx-hold-us 0 --umem-frames 2048"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(0, num(self, "rx_hold_us"));
 	EXPECT_EQ(20000, num(self, "rx_packets"));
