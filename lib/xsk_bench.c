@@ -280,6 +280,8 @@ static void busy_poll_restore(struct xsk_bench *b)
 
 int xskb_check_opts(const struct xskb_opts *o, char *err)
 {
+	__u32 tx_size = o->port.sock.tx_size ?: XSK_DEF_RING_SIZE;
+
 	if (o->afpacket && o->kind != XSKB_RXDROP)
 		return err_set(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
 				xskb_kind_name(o->kind));
@@ -292,17 +294,16 @@ int xskb_check_opts(const struct xskb_opts *o, char *err)
 	if (o->spin_n > XSK_SPIN_MAX)
 		return err_set(err, -EINVAL, "spin_n %u is above %u",
 				o->spin_n, XSK_SPIN_MAX);
-	if (o->rx_hold_us && (o->kind != XSKB_RXDROP || o->afpacket))
+	if (o->rx_hold_us && !xskb_rx_holds(o))
 		return err_set(err, -EINVAL, "a hold is for AF_XDP rxdrop's loop");
 	if (o->tx_budget && o->kind == XSKB_RXDROP)
 		return err_set(err, -EINVAL, "a TX budget is for what sends: txonly or l2fwd, not rxdrop");
 	if (o->tx_budget && o->port.mode == XSK_MODE_NATIVE_ZC)
 		return err_set(err, -EINVAL, "a TX budget is for copy mode: zero-copy sends from the driver's NAPI");
 	if (o->tx_budget && (o->tx_budget < XSKB_TX_BUDGET_KERNEL ||
-			     o->tx_budget > (o->port.sock.tx_size ?: XSK_DEF_RING_SIZE)))
+			     o->tx_budget > tx_size))
 		return err_set(err, -EINVAL, "TX budget %u is outside %u..%u (the TX ring's size)",
-				o->tx_budget, XSKB_TX_BUDGET_KERNEL,
-				o->port.sock.tx_size ?: XSK_DEF_RING_SIZE);
+				o->tx_budget, XSKB_TX_BUDGET_KERNEL, tx_size);
 	return 0;
 }
 

@@ -277,6 +277,11 @@ const char *xskb_describe(const struct xsk_bench *b);
 const char *xskb_fallback(const struct xsk_bench *b);
 /* What was done for busy polling, or "" */
 const char *xskb_busy_poll_note(const struct xsk_bench *b);
+/* The options hold the RX ring (rx_hold_us): AF_XDP rxdrop */
+static inline bool xskb_rx_holds(const struct xskb_opts *o)
+{
+	return o->kind == XSKB_RXDROP && !o->afpacket;
+}
 /*
  * The TX budget in force (0: none, rxdrop, AF_PACKET or zero-copy) and, in
  * *from, where it came from

@@ -248,12 +248,11 @@ static int check_args(struct config *cfg)
 	}
 	if (cfg->copy && !cfg->mode_opt[0])
 		cfg->o.port.mode = XSK_MODE_NATIVE;
-	if (cfg->rx_hold_set &&
-	    (cfg->o.kind != XSKB_RXDROP || cfg->o.afpacket)) {
-		fprintf(stderr, "xdpsock: --rx-hold-us holds AF_XDP rxdrop's loop: not with -t, -l or --afpacket\n");
-		return -EINVAL;
-	}
-	if (cfg->o.kind != XSKB_RXDROP || cfg->o.afpacket) {
+	if (!xskb_rx_holds(&cfg->o)) {
+		if (cfg->rx_hold_set) {
+			fprintf(stderr, "xdpsock: --rx-hold-us holds AF_XDP rxdrop's loop: not with -t, -l or --afpacket\n");
+			return -EINVAL;
+		}
 		cfg->o.rx_hold_us = 0;
 		o.rx_hold_us = 0;
 	}
@@ -381,6 +380,16 @@ static void json_kv_double_if(struct json *j, const char *key, bool known,
 	json_key(j, key);
 	if (known)
 		json_double(j, v);
+	else
+		json_null(j);
+}
+
+static void json_kv_u64_if(struct json *j, const char *key, bool known,
+			   __u64 v)
+{
+	json_key(j, key);
+	if (known)
+		json_u64(j, v);
 	else
 		json_null(j);
 }
@@ -588,16 +597,8 @@ static void json_tx_budget(struct json *j, const struct xsk_bench *b)
 	const char *from;
 	__u32 budget = xskb_tx_budget(b, &from);
 
-	json_key(j, "tx_budget");
-	if (budget)
-		json_u64(j, budget);
-	else
-		json_null(j);
-	json_key(j, "tx_budget_from");
-	if (budget)
-		json_string(j, from);
-	else
-		json_null(j);
+	json_kv_u64_if(j, "tx_budget", budget, budget);
+	json_kv_string(j, "tx_budget_from", budget ? from : NULL);
 }
 
 /* What the socket is: AF_XDP's port and socket, or AF_PACKET's backend */
@@ -703,11 +704,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_bool(&j, "poll", o->poll);
 	if (o->poll)
 		json_kv_u64(&j, "poll_spin_us", o->poll_spin_us);
-	json_key(&j, "rx_hold_us");
-	if (o->kind == XSKB_RXDROP && !o->afpacket)
-		json_u64(&j, o->rx_hold_us);
-	else
-		json_null(&j);
+	json_kv_u64_if(&j, "rx_hold_us", xskb_rx_holds(o), o->rx_hold_us);
 	json_kv_string(&j, "busy_poll_setup", xskb_busy_poll_note(b));
 	json_kv_u64(&j, "batch", o->batch);
 	json_kv_u64(&j, "pkt_size", o->pkt_size);
@@ -988,7 +985,7 @@ int main(int argc, char **argv)
 			printf("TX budget %u (%s), ", budget, from);
 		if (o->poll)
 			printf("poll() after %u us empty, ", o->poll_spin_us);
-		if (o->kind == XSKB_RXDROP && !o->afpacket)
+		if (xskb_rx_holds(o))
 			printf("hold %u us, ", o->rx_hold_us);
 		if (o->count)
 			printf("%llu frames (at most %g s)\n",
