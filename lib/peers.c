@@ -9,7 +9,7 @@
 #include "peers.h"
 #include "stats.h"
 
-#define MAX_FIELDS	8
+#define MAX_FIELDS	9
 
 struct reader {
 	struct peers_bench *b;
@@ -185,14 +185,21 @@ static int rd_cmd(struct reader *r, char **f, int n)
 	return 0;
 }
 
+/* A line round trip in ns, or "-" (NaN) */
+static int rtt(const struct reader *r, const char *s, double *v)
+{
+	*v = NAN;
+	return strcmp(s, "-") ? number(r, "line round trip", s, 1, 1e9, v) : 0;
+}
+
 static int rd_run(struct reader *r, char **f, int n)
 {
 	struct peers_side *sd;
 	struct peers_run *run;
 	double t;
 
-	if (n != 7)
-		return bad(r, "run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES",
+	if (n != 7 && n != 9)
+		return bad(r, "run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]",
 			   f[0]);
 	if (side_of(r, f[1], &sd))
 		return -EINVAL;
@@ -211,6 +218,11 @@ static int rd_run(struct reader *r, char **f, int n)
 	if (number(r, "retries", f[6], 0, 100, &t) || t != floor(t))
 		return bad(r, "retries (0..100)", f[6]);
 	run->retries = t;
+	run->rtt_before = NAN;
+	run->rtt_after = NAN;
+	if (n == 9 && (rtt(r, f[7], &run->rtt_before) ||
+		       rtt(r, f[8], &run->rtt_after)))
+		return -EINVAL;
 	if (run->pps == 0)	/* a receiver that counted nothing: no rate */
 		run->pps = NAN;
 	sd->n++;
@@ -283,6 +295,21 @@ static double ns_diff(double a, double b)
 }
 
 /* The side's rated runs' rates into x (PEERS_MAX_RUNS); their number */
+/* The median of a side's round trips, before and after each run */
+static double side_rtt(const struct peers_side *sd)
+{
+	double x[2 * PEERS_MAX_RUNS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sd->n; i++) {
+		if (!isnan(sd->run[i].rtt_before))
+			x[n++] = sd->run[i].rtt_before;
+		if (!isnan(sd->run[i].rtt_after))
+			x[n++] = sd->run[i].rtt_after;
+	}
+	return n ? stats_median(x, n) : NAN;
+}
+
 static unsigned int side_rates(struct peers_side *sd, double *x)
 {
 	unsigned int i, n = 0;
@@ -293,6 +320,7 @@ static unsigned int side_rates(struct peers_side *sd, double *x)
 		if (!isnan(sd->run[i].pps))
 			x[n++] = sd->run[i].pps;
 	}
+	sd->rtt = side_rtt(sd);
 	sd->rated = n;
 	sd->median = sd->min = sd->max = NAN;
 	if (n) {
@@ -306,6 +334,13 @@ static unsigned int side_rates(struct peers_side *sd, double *x)
 	return n;
 }
 
+static bool rtt_apart(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return false;
+	return fmax(a, b) / fmin(a, b) - 1 > PEERS_RTT_APART;
+}
+
 static int summarize_cmp(struct peers_cmp *c)
 {
 	double a[PEERS_MAX_RUNS], b[PEERS_MAX_RUNS];
@@ -316,6 +351,8 @@ static int summarize_cmp(struct peers_cmp *c)
 	nb = side_rates(&c->side[PEERS_PEER], b);
 	c->ratio = c->ns_diff = NAN;
 	c->ratio_lo = c->ratio_hi = c->ns_diff_lo = c->ns_diff_hi = NAN;
+	c->rtt_apart = rtt_apart(c->side[PEERS_OURS].rtt,
+				 c->side[PEERS_PEER].rtt);
 	if (!na || !nb)
 		return 0;
 	c->ratio = ratio(c->side[PEERS_OURS].median, c->side[PEERS_PEER].median);
@@ -352,11 +389,27 @@ static void ci_text(char *buf, size_t len, double lo, double hi, int prec)
 		snprintf(buf, len, "95%% CI [%.*f, %.*f]", prec, lo, prec, hi);
 }
 
+struct rtt_buf {
+	char s[24];
+};
+
+static struct rtt_buf rtt_text(double ns)
+{
+	struct rtt_buf b;
+
+	if (isnan(ns))
+		snprintf(b.s, sizeof(b.s), "-");
+	else
+		snprintf(b.s, sizeof(b.s), "%.0f", ns);
+	return b;
+}
+
 static void print_side_runs(const struct peers_side *sd, FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "     %s runs (Mpps, foreign load):", sd->label);
+	fprintf(f, "     %s runs (Mpps, foreign load%s):", sd->label,
+		isnan(sd->rtt) ? "" : ", line round trip before/after ns");
 	for (i = 0; i < sd->n; i++) {
 		const struct peers_run *r = &sd->run[i];
 
@@ -364,14 +417,19 @@ static void print_side_runs(const struct peers_side *sd, FILE *f)
 			fprintf(f, " -");
 		else
 			fprintf(f, " %.3f", r->pps / 1e6);
-		fprintf(f, " (%.0f%%%s)", 100 * r->foreign,
-			r->disturbed ? ", DISTURBED" : "");
+		fprintf(f, " (%.0f%%", 100 * r->foreign);
+		if (!isnan(sd->rtt))
+			fprintf(f, ", %s/%s", rtt_text(r->rtt_before).s,
+				rtt_text(r->rtt_after).s);
+		fprintf(f, "%s)", r->disturbed ? ", DISTURBED" : "");
 	}
 	fprintf(f, "\n");
 }
 
 static void print_cmp(const struct peers_cmp *c, FILE *f)
 {
+	static const char apart[] =
+		": the host placed the vCPUs differently for the two sides, so the ratio compares two machines";
 	const struct peers_side *o = &c->side[PEERS_OURS], *p = &c->side[PEERS_PEER];
 	char rci[96], nci[96];
 
@@ -389,6 +447,10 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 		fprintf(f, "             %u + %u rated runs, %u + %u still disturbed after retries\n",
 			o->rated, p->rated, o->disturbed, p->disturbed);
 	}
+	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
+		fprintf(f, "             line round trip CPU 0-1, median: %s %s ns, %s %s ns%s\n",
+			o->label, rtt_text(o->rtt).s, p->label,
+			rtt_text(p->rtt).s, c->rtt_apart ? apart : "");
 	if (o->cmd[0])
 		fprintf(f, "     %s: %s\n", o->label, o->cmd);
 	if (p->cmd[0])
@@ -456,6 +518,8 @@ static void json_side(struct json *j, const char *key,
 		json_kv_double(j, "steal_frac", r->steal);
 		json_kv_bool(j, "disturbed", r->disturbed);
 		json_kv_u64(j, "retries", r->retries);
+		json_kv_double(j, "rtt_before_ns", r->rtt_before);
+		json_kv_double(j, "rtt_after_ns", r->rtt_after);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -464,6 +528,7 @@ static void json_side(struct json *j, const char *key,
 	json_kv_double(j, "median_pps", sd->median);
 	json_kv_double(j, "min_pps", sd->min);
 	json_kv_double(j, "max_pps", sd->max);
+	json_kv_double(j, "rtt_median_ns", sd->rtt);
 	json_end_object(j);
 }
 
@@ -481,6 +546,7 @@ static void json_cmp(struct json *j, const struct peers_cmp *c)
 	json_kv_double(j, "ns_diff_ci_lo", c->ns_diff_lo);
 	json_kv_double(j, "ns_diff_ci_hi", c->ns_diff_hi);
 	json_kv_string(j, "ci", isnan(c->ratio_lo) ? "none" : "bootstrap");
+	json_kv_bool(j, "rtt_apart", c->rtt_apart);
 	json_end_object(j);
 }
 

@@ -19,18 +19,25 @@
  *                                 both sides' labels
  *   cmd     SIDE COMMAND          the exact command line of a side
  *                                 (SIDE: ours or peer) in that comparison
- *   run     SIDE PPS FOREIGN STEAL DISTURBED RETRIES
+ *   run     SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]
  *                                 one run as kept: its rate ("-": the
  *                                 receiver gave none), foreign load and
  *                                 steal time as fractions of one CPU over
  *                                 the run (xdp_load), DISTURBED 0 or 1
- *                                 (still, after RETRIES redone runs)
+ *                                 (still, after RETRIES redone runs); the
+ *                                 line round trip between the two CPUs
+ *                                 before and after the run, ns ("-": not
+ *                                 taken; lib/line_rtt.h)
  *   skip    REASON                the comparison was not made
  *
  * Per comparison: the median of each side's rated runs (disturbed ones
  * included, and counted), their ratio ours / peer and the difference in ns
  * per frame, 1e9 / ours - 1e9 / peer, each with a 95% bootstrap interval
  * over the runs (stats_boot_medians2(); 3 or more rated runs a side).
+ * And each side's median line round trip (of its runs' before and after
+ * figures): sides whose medians differ by more than PEERS_RTT_APART ran
+ * with the host's vCPUs placed differently, and the report says the ratio
+ * compares two machines.
  */
 #ifndef PEERS_H
 #define PEERS_H
@@ -47,6 +54,7 @@
 #define PEERS_MAX_RUNS		100	/* a side's */
 #define PEERS_TEXT		256
 #define PEERS_CMD		1024
+#define PEERS_RTT_APART		0.25	/* sides' round trips: max / min - 1 */
 
 enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };
 
@@ -55,6 +63,7 @@ struct peers_run {
 	double foreign, steal;	/* fractions of one CPU */
 	bool disturbed;
 	unsigned int retries;
+	double rtt_before, rtt_after;	/* ns; NaN: not taken */
 };
 
 struct peers_side {
@@ -65,6 +74,7 @@ struct peers_side {
 	/* peers_summarize() */
 	unsigned int rated, disturbed;
 	double median, min, max;	/* pps of the rated runs */
+	double rtt;			/* median round trip, ns; NaN: none */
 };
 
 struct peers_cmp {
@@ -74,6 +84,7 @@ struct peers_cmp {
 	/* peers_summarize(); NaN where there is none */
 	double ratio, ratio_lo, ratio_hi;
 	double ns_diff, ns_diff_lo, ns_diff_hi;
+	bool rtt_apart;			/* the sides' placements differ */
 };
 
 struct peers_setting {

@@ -13,8 +13,15 @@
  * work, softirqs and hardirqs outside the tree, and /proc/stat's tick
  * error; as a fraction of one CPU over the window, above --max-foreign
  * the run is disturbed.
+ *
+ * And the host's placement of two CPUs (by default 0 and 1: the
+ * generator's and the application's in scripts/bench-peers.sh): the round
+ * trip of a cache line between them (lib/line_rtt.h), just before and just
+ * after COMMAND.  When the two differ by more than --max-rtt-change the
+ * host moved a vCPU during the run, and the run is disturbed too.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,23 +31,39 @@
 #include <sys/wait.h>
 
 #include "cpustat.h"
+#include "line_rtt.h"
 #include "opts.h"
 
 #define TOOL	"xdp_load"
 
 struct config {
 	double max_foreign;
+	double max_rtt_change;
+	struct opts_list rtt_cpus;
+	bool no_rtt;
 	const char *record;
+};
+
+/* A line round trip before and after COMMAND; NaN: not taken */
+struct rtt {
+	double before, after;
+	bool changed;
 };
 
 #define ABOUT \
 	"Run COMMAND and report the foreign load beside it: the CPU time that\n" \
 	"neither COMMAND's process tree nor the ksoftirqd threads used, as a\n" \
-	"fraction of one CPU over COMMAND's run (lib/cpustat.h).\n\n"
+	"fraction of one CPU over COMMAND's run (lib/cpustat.h); and the round\n" \
+	"trip of a cache line between two CPUs before and after it, which says\n" \
+	"how far apart the host placed them (lib/line_rtt.h).\n\n"
 #define NOTES \
 	"\nThe report is a line on stderr; --record FILE writes it for a script,\n" \
 	"one line of TAB-separated fields: foreign steal disturbed seconds\n" \
-	"(fractions of one CPU; disturbed 0 or 1).  Only descendants that have\n" \
+	"rtt_before rtt_after (fractions of one CPU; disturbed 0 or 1; the round\n" \
+	"trips in ns, '-' when not taken).  A run is disturbed by foreign load\n" \
+	"or when the round trips differ by more than --max-rtt-change: a\n" \
+	"round trip that could not be measured (the CPU stayed busy for a\n" \
+	"second) is said on stderr and disturbs nothing.  Only descendants that have\n" \
 	"been waited for are counted: a COMMAND that leaves a process running\n" \
 	"has its time counted as foreign.\n" \
 	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
@@ -50,6 +73,15 @@ static const struct opt rows[] = {
 	{ OPTS_ROW(OPT_DOUBLE, "max-foreign", 0, struct config, max_foreign,
 		   "FRAC", "disturbed above FRAC of one CPU, 0..64"),
 	  .dmin = 0, .dmax = 64 },
+	{ OPTS_ROW(OPT_LIST, "rtt-cpus", 0, struct config, rtt_cpus, "A,B",
+		   "the two CPUs whose line round trip is taken"),
+	  .def = "0,1", .min = 0, .max = 4095, .what = "a CPU" },
+	{ OPTS_ROW(OPT_DOUBLE, "max-rtt-change", 0, struct config,
+		   max_rtt_change, "FRAC",
+		   "disturbed when the round trip after COMMAND differs from the one before by more than FRAC of the smaller, 0..100"),
+	  .dmin = 0, .dmax = 100 },
+	{ OPTS_ROW(OPT_FLAG, "no-rtt", 0, struct config, no_rtt, NULL,
+		   "take no round trip") },
 	{ OPTS_ROW(OPT_STR, "record", 0, struct config, record, "FILE",
 		   "write the figures to FILE as well") },
 	OPTS_HELP_END
@@ -125,7 +157,40 @@ static int run(char **argv)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int report(const struct load_report *r, const struct config *cfg)
+/* The round trip into *ns, NaN when it cannot be taken (said why) */
+static void take_rtt(const struct config *cfg, const char *when, double *ns)
+{
+	int a = cfg->rtt_cpus.v[0], b = cfg->rtt_cpus.v[1], ret;
+
+	*ns = NAN;
+	if (cfg->no_rtt)
+		return;
+	ret = line_rtt(a, b, LINE_RTT_ROUNDS, ns);
+	if (ret)
+		fprintf(stderr, TOOL ": line round trip CPU %d-%d %s COMMAND: %s\n",
+			a, b, when, strerror(-ret));
+}
+
+/* Did the host move a vCPU: the two round trips apart by more than allowed */
+static bool rtt_changed(const struct rtt *t, double max_change)
+{
+	double lo = fmin(t->before, t->after), hi = fmax(t->before, t->after);
+
+	if (isnan(t->before) || isnan(t->after) || lo <= 0)
+		return false;
+	return hi / lo - 1 > max_change;
+}
+
+static void rtt_field(FILE *f, double ns)
+{
+	if (isnan(ns))
+		fprintf(f, "\t-");
+	else
+		fprintf(f, "\t%.0f", ns);
+}
+
+static int report(const struct load_report *r, const struct rtt *t,
+		  const struct config *cfg)
 {
 	double steal = 0, secs = r->window_ns / 1e9;
 	FILE *f;
@@ -134,9 +199,14 @@ static int report(const struct load_report *r, const struct config *cfg)
 	for (c = 0; c < r->ncpus; c++)
 		steal += r->cpu[c].steal_ns;
 	steal = r->window_ns > 0 ? steal / r->window_ns : 0;
-	fprintf(stderr, TOOL ": %.2f s: foreign load %.1f%% of a CPU, steal %.1f%%: %s\n",
-		secs, 100 * r->worst_frac, 100 * steal,
-		r->disturbed ? "disturbed" : "quiet");
+	fprintf(stderr, TOOL ": %.2f s: foreign load %.1f%% of a CPU, steal %.1f%%",
+		secs, 100 * r->worst_frac, 100 * steal);
+	if (!isnan(t->before) || !isnan(t->after))
+		fprintf(stderr, ", line round trip CPU %u-%u %.0f -> %.0f ns%s",
+			cfg->rtt_cpus.v[0], cfg->rtt_cpus.v[1], t->before,
+			t->after, t->changed ? " (the host moved a CPU)" : "");
+	fprintf(stderr, ": %s\n",
+		r->disturbed || t->changed ? "disturbed" : "quiet");
 	if (!cfg->record)
 		return 0;
 	f = fopen(cfg->record, "we");
@@ -145,8 +215,11 @@ static int report(const struct load_report *r, const struct config *cfg)
 			strerror(errno));
 		return 1;
 	}
-	fprintf(f, "%.4f\t%.4f\t%d\t%.3f\n", r->worst_frac, steal,
-		r->disturbed, secs);
+	fprintf(f, "%.4f\t%.4f\t%d\t%.3f", r->worst_frac, steal,
+		r->disturbed || t->changed, secs);
+	rtt_field(f, t->before);
+	rtt_field(f, t->after);
+	fprintf(f, "\n");
 	if (fclose(f)) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
 			strerror(errno));
@@ -155,25 +228,62 @@ static int report(const struct load_report *r, const struct config *cfg)
 	return 0;
 }
 
+/*
+ * Two online CPUs; on a machine with one CPU there is no round trip to
+ * take, and the default says nothing
+ */
+static int check_rtt_cpus(struct config *cfg, bool given)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int i;
+
+	if (cfg->no_rtt)
+		return 0;
+	if (cfg->rtt_cpus.n != 2) {
+		fprintf(stderr, TOOL ": --rtt-cpus takes two CPUs (A,B), not %u\n",
+			cfg->rtt_cpus.n);
+		return -EINVAL;
+	}
+	for (i = 0; i < 2; i++)
+		if ((long)cfg->rtt_cpus.v[i] >= n) {
+			if (!given) {
+				cfg->no_rtt = true;
+				return 0;
+			}
+			fprintf(stderr, TOOL ": --rtt-cpus: CPU %u is not online (0..%ld)\n",
+				cfg->rtt_cpus.v[i], n - 1);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct config cfg = { .max_foreign = 0.05 };
+	struct config cfg = { .max_foreign = 0.05, .max_rtt_change = 0.25,
+			      .rtt_cpus = { .n = 2, .v = { 0, 1 } } };
 	struct load_thread th[LOAD_MAX_THREADS];
 	struct load_snap *s = calloc(2, sizeof(*s));
 	struct load_report r;
+	opts_given_t given = 0;
+	struct rtt t;
 	int nargs, nth, ret = 1;
 
 	if (!s)
 		return 1;
-	nargs = opts_parse(&tool, argc, argv, &cfg, NULL);
+	nargs = opts_parse(&tool, argc, argv, &cfg, &given);
 	if (nargs <= 0) {
 		if (!nargs)
 			fprintf(stderr, TOOL ": no command given (" TOOL " [OPTIONS] -- COMMAND)\n");
 		free(s);
 		return 2;
 	}
+	if (check_rtt_cpus(&cfg, opts_given(&tool, given, "rtt-cpus"))) {
+		free(s);
+		return 2;
+	}
 	argv[1 + nargs] = NULL;
 	nth = ksoftirqd_threads(th);
+	take_rtt(&cfg, "before", &t.before);
 	if (snap(&s[0], th, nth))
 		goto out;
 	ret = run(argv + 1);
@@ -181,8 +291,10 @@ int main(int argc, char **argv)
 		ret = ret ?: 1;
 		goto out;
 	}
+	take_rtt(&cfg, "after", &t.after);
+	t.changed = rtt_changed(&t, cfg.max_rtt_change);
 	load_check(&s[0], &s[1], th, nth, cfg.max_foreign, &r);
-	if (report(&r, &cfg))
+	if (report(&r, &t, &cfg))
 		ret = ret ?: 1;
 out:
 	free(s);

@@ -36,7 +36,12 @@
 # records the foreign load beside it (the CPU time neither the run's
 # processes nor ksoftirqd used, lib/cpustat.h, as the sweep checks it);
 # a run with more than 5% of a CPU of it is disturbed and redone, at most
-# twice (the sweep's SWEEP_MAX_RETRIES), then kept and flagged.  Per
+# twice (the sweep's SWEEP_MAX_RETRIES), then kept and flagged.  xdp_load
+# also takes the round trip of a cache line between CPUs 0 and 1 before
+# and after the run (lib/line_rtt.h): where the host put the two vCPUs,
+# which sets the price of every line the rings pass between them.  A run
+# whose two round trips differ by more than 25% saw the host move a vCPU:
+# disturbed as well.  Per
 # comparison xdp_peers reports both sides' exact command lines, every run
 # with its load, the medians, the ratio ours / peer and the difference in
 # ns per frame, each with a 95% bootstrap CI over the runs
@@ -229,21 +234,21 @@ if [ "${1:-}" = "--inside" ]; then
 	# run SIDE PARSER PAIR...: one run of a side, redone while disturbed
 	# (at most max_retries times); its record
 	run() {
-		local side=$1 parse=$2 try=0 rate foreign steal disturbed
+		local side=$1 parse=$2 try=0 rate foreign steal disturbed rtt0 rtt1
 		shift 2
 		while :; do
 			"$bin/xdp_load" --max-foreign "$max_foreign" \
 				--record "$PEERS_TMP/load" -- "$0" --pair "$@" \
 				2>"$PEERS_TMP/load.txt" || true
 			rate=$("$parse" "$PEERS_TMP/out")
-			IFS=$'\t' read -r foreign steal disturbed _ <"$PEERS_TMP/load" ||
+			IFS=$'\t' read -r foreign steal disturbed _ rtt0 rtt1 <"$PEERS_TMP/load" ||
 				die "no load record: $(cat "$PEERS_TMP/load.txt")"
 			[ -n "$rate" ] || tail -n 3 "$PEERS_TMP/out" >&2
-			echo "   $side: ${rate:-no rate} pps, foreign load $foreign of a CPU$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
+			echo "   $side: ${rate:-no rate} pps, foreign load $foreign of a CPU, line round trip $rtt0 -> $rtt1 ns$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
 			[ "$disturbed" = 1 ] && [ $try -lt $max_retries ] || break
 			try=$((try + 1))
 		done
-		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try"
+		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try" "${rtt0:--}" "${rtt1:--}"
 	}
 
 	part 1 && {

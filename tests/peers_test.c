@@ -3,8 +3,8 @@
  * The benchmark against xdp-tools, on recorded runs (no traffic): the
  * two-sample bootstrap of stats_boot_medians2(), the records of lib/peers.h
  * read, summarized and written as the bench-peers/1 JSON, malformed
- * records refused with the line and the value, and the children's time in
- * load_check() (what xdp_load reports).
+ * records refused with the line and the value, the children's time in
+ * load_check() and the line round trip (what xdp_load reports).
  *
  * The recorded comparison "spin":
  *   ours  3.80 3.90 3.85 - 3.87 Mpps (one run gave no rate; the second
@@ -15,14 +15,17 @@
  *   [3.80 / 4.20, 3.90 / 4.10] = [0.9048, 0.9512] and holds the ratio.
  */
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "cpustat.h"
 #include "json_read.h"
+#include "line_rtt.h"
 #include "peers.h"
 #include "stats.h"
 
@@ -214,7 +217,13 @@ TEST(bad_records)
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t2\t0\n",
 		  "rec:3: disturbed is neither 0 nor 1: '2'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\n",
-		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES: 'run'" },
+		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]: 'run'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\n",
+		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]: 'run'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\tfast\n",
+		  "rec:3: line round trip: 'fast'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t0\t400\n",
+		  "rec:3: line round trip: '0'" },
 		{ "part\t10\tx\n", "rec:1: part id (1..9): '10'" },
 		{ "bench\truns\t2.5\n", "rec:1: not a whole number: '2.5'" },
 		{ "setting\ta\tb\tc\n", "rec:1: setting before any part: 'a'" },
@@ -230,6 +239,102 @@ TEST(bad_records)
 		EXPECT_STREQ(bad[i].err, err);
 	}
 	free(b);
+}
+
+/*
+ * Runs with round trips: ours 400/410, 420/-, 430/440 ns: median of the
+ * five figures 420; the peer's 150/160 twice: 155.  Apart by 2.7x, more
+ * than PEERS_RTT_APART: flagged, in the text and the JSON.  The same
+ * sides within 25% of each other are not; old records (no round trips)
+ * have none, NaN, and no flag.
+ */
+static const char rtt_records[] =
+	"part\t4\tAF_XDP rxdrop\n"
+	"cmp\tspin\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t3800000\t0\t0\t0\t0\t400\t410\n"
+	"run\tpeer\t4100000\t0\t0\t0\t0\t150\t160\n"
+	"run\tours\t3900000\t0\t0\t0\t0\t420\t-\n"
+	"run\tpeer\t4200000\t0\t0\t0\t0\t150\t160\n"
+	"run\tours\t3850000\t0\t0\t0\t0\t430\t440\n"
+	"cmp\tnear\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t3800000\t0\t0\t0\t0\t400\t400\n"
+	"run\tpeer\t4100000\t0\t0\t0\t0\t490\t500\n";
+
+TEST(rtt)
+{
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	char err[ERR_LEN] = "", jerr[JR_ERRLEN];
+	const struct jr_value *c, *run;
+	struct jr_value *doc = NULL;
+	const struct peers_cmp *k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, read_str(b, rtt_records, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	k = &b->part[0].cmp[0];
+	EXPECT_EQ(420, k->side[PEERS_OURS].rtt);
+	EXPECT_EQ(155, k->side[PEERS_PEER].rtt);
+	EXPECT_TRUE(isnan(k->side[PEERS_OURS].run[1].rtt_after));
+	EXPECT_TRUE(k->rtt_apart);
+	EXPECT_FALSE(b->part[0].cmp[1].rtt_apart);
+
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	peers_print_text(b, f);
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "line round trip CPU 0-1, median: xdpsock 420 ns, xdp-bench xsk-drop 155 ns: the host placed the vCPUs differently"));
+	EXPECT_NE(NULL, strstr(text, " 3.900 (0%, 420/-)"));
+	EXPECT_NE(NULL, strstr(text, "xdpsock 400 ns, xdp-bench xsk-drop 495 ns\n"));
+	free(text);
+
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, peers_print_json(b, f));
+	fclose(f);
+	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
+	c = jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0), "comparisons"), 0);
+	EXPECT_EQ(1, jr_bool(jr_get(c, "rtt_apart")));
+	EXPECT_EQ(420, jr_num(jr_get(jr_get(c, "ours"), "rtt_median_ns")));
+	run = jr_at(jr_get(jr_get(c, "ours"), "runs"), 1);
+	EXPECT_EQ(420, jr_num(jr_get(run, "rtt_before_ns")));
+	EXPECT_TRUE(jr_type(jr_get(run, "rtt_after_ns")) == JR_NULL);
+	jr_free(doc);
+	free(text);
+
+	/* records without round trips: none */
+	ASSERT_EQ(0, read_str(b, records, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	EXPECT_TRUE(isnan(b->part[0].cmp[0].side[PEERS_OURS].rtt));
+	EXPECT_FALSE(b->part[0].cmp[0].rtt_apart);
+	free(b);
+}
+
+/*
+ * The round trip itself: a figure between the two CPUs, neither zero nor
+ * absurd (a line crossing a host's dies takes well under 100 us); the
+ * caller's CPU mask given back; the same CPU twice and a CPU that is not
+ * there refused.
+ */
+TEST(line_round_trip)
+{
+	cpu_set_t before, after;
+	double ns = -1;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: no round trip");
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(before), &before));
+	ASSERT_EQ(0, line_rtt(0, 1, 200, &ns));
+	EXPECT_GT(ns, 1);
+	EXPECT_LT(ns, 100000);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+	EXPECT_TRUE(CPU_EQUAL(&before, &after));
+	EXPECT_EQ(-EINVAL, line_rtt(1, 1, 200, &ns));
+	EXPECT_EQ(-EINVAL, line_rtt(0, 4095, 200, &ns));
+	EXPECT_EQ(-EINVAL, line_rtt(0, 1, 0, &ns));
 }
 
 /*

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "line_rtt.h"
+#include "stats.h"
+
+struct rtt_line {
+	unsigned int v __attribute__((aligned(64)));
+	int stop __attribute__((aligned(64)));
+};
+
+struct rtt_echo {
+	struct rtt_line *l;
+	unsigned long total;	/* rounds to answer */
+	int cpu;
+	int err;
+};
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int pin(pthread_t t, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return -pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+/* B: answer each odd value with the next even one */
+static void *echo(void *p)
+{
+	struct rtt_echo *e = p;
+	unsigned long i;
+
+	e->err = pin(pthread_self(), e->cpu);
+	if (e->err) {
+		__atomic_store_n(&e->l->v, ~0u, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	for (i = 0; i < e->total; i++) {
+		unsigned int want = 2 * i + 1;
+
+		while (__atomic_load_n(&e->l->v, __ATOMIC_ACQUIRE) != want)
+			if (__atomic_load_n(&e->l->stop, __ATOMIC_RELAXED))
+				return NULL;
+		__atomic_store_n(&e->l->v, want + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* A: one round trip; -ETIMEDOUT or -EIO (B could not pin) */
+static int ping(struct rtt_line *l, unsigned int odd)
+{
+	unsigned long spins = 0;
+	__u64 t0 = 0;
+	unsigned int v;
+
+	__atomic_store_n(&l->v, odd, __ATOMIC_RELEASE);
+	while ((v = __atomic_load_n(&l->v, __ATOMIC_ACQUIRE)) != odd + 1) {
+		if (v == ~0u)
+			return -EIO;
+		if (++spins % 4096)
+			continue;
+		if (!t0)
+			t0 = now_ns();
+		else if (now_ns() - t0 > LINE_RTT_TIMEOUT_MS * 1000000ull)
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+int line_rtt(int a, int b, unsigned int rounds, double *ns)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct rtt_echo e = { .cpu = b };
+	double block[LINE_RTT_BLOCKS];
+	unsigned int k, i, seq = 1;
+	struct rtt_line *l;
+	cpu_set_t saved;
+	pthread_t t;
+	int ret;
+
+	if (a == b || a < 0 || b < 0 || a >= ncpu || b >= ncpu || !rounds)
+		return -EINVAL;
+	l = aligned_alloc(64, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->v = 0;
+	l->stop = 0;
+	e.l = l;
+	/* a block of warm-up, then the timed ones */
+	e.total = (unsigned long)rounds * (LINE_RTT_BLOCKS + 1);
+	if (sched_getaffinity(0, sizeof(saved), &saved)) {
+		ret = -errno;
+		goto out_free;
+	}
+	ret = pin(pthread_self(), a);
+	if (ret)
+		goto out_free;
+	ret = -pthread_create(&t, NULL, echo, &e);
+	if (ret)
+		goto out_restore;
+	for (k = 0; k <= LINE_RTT_BLOCKS && !ret; k++) {
+		__u64 t0 = now_ns();
+
+		for (i = 0; i < rounds && !ret; i++, seq += 2)
+			ret = ping(l, seq);
+		if (k)
+			block[k - 1] = (double)(now_ns() - t0) / rounds;
+	}
+	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	if (e.err)	/* B could not pin: whatever A saw */
+		ret = e.err;
+	if (!ret) {
+		*ns = stats_median(block, LINE_RTT_BLOCKS);
+		if (isnan(*ns))
+			ret = -ENOMEM;
+	}
+out_restore:
+	if (sched_setaffinity(0, sizeof(saved), &saved) && !ret)
+		ret = -errno;
+out_free:
+	free(l);
+	return ret;
+}
