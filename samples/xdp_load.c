@@ -259,7 +259,7 @@ static int check_rtt_cpus(struct config *cfg, bool given)
 
 int main(int argc, char **argv)
 {
-	struct config cfg = { .max_foreign = 0.05, .max_rtt_change = 0.25,
+	struct config cfg = { .max_foreign = 0.05, .max_rtt_change = 0.5,
 			      .rtt_cpus = { .n = 2, .v = { 0, 1 } } };
 	struct load_thread th[LOAD_MAX_THREADS];
 	struct load_snap *s = calloc(2, sizeof(*s));
