@@ -12,8 +12,9 @@
  *
  * The measurement: one thread on each CPU, one 64-byte-aligned word; A
  * writes an odd number, B answers with the next even one, ROUNDS times;
- * blocks of rounds timed with CLOCK_MONOTONIC, the median block's time per
- * round trip returned.  About ROUNDS x 0.1-0.5 us x LINE_RTT_BLOCKS.
+ * blocks of rounds timed with CLOCK_MONOTONIC, the quickest block's time
+ * per round trip returned (an interrupt or a preemption only lengthens a
+ * block).  About ROUNDS x 0.1-0.5 us x LINE_RTT_BLOCKS.
  */
 #ifndef LINE_RTT_H
 #define LINE_RTT_H
@@ -23,7 +24,7 @@
 #define LINE_RTT_TIMEOUT_MS	1000	/* B did not answer: the CPU is busy */
 
 /*
- * The median block's ns per round trip between CPUs a and b into *ns.
+ * The quickest block's ns per round trip between CPUs a and b into *ns.
  * The calling thread runs on a for the time and gets its CPU mask back.
  * 0, -EINVAL (a == b, or not an online CPU), -ETIMEDOUT (b stopped
  * answering for LINE_RTT_TIMEOUT_MS), or -errno of pinning or the thread.

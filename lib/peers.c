@@ -334,11 +334,92 @@ static unsigned int side_rates(struct peers_side *sd, double *x)
 	return n;
 }
 
-static bool rtt_apart(double a, double b)
+struct placed_run {
+	double rtt, pps;
+	int side;
+};
+
+static int by_rtt(const void *a, const void *b)
 {
-	if (isnan(a) || isnan(b))
-		return false;
-	return fmax(a, b) / fmin(a, b) - 1 > PEERS_RTT_APART;
+	const struct placed_run *x = a, *y = b;
+
+	return (x->rtt > y->rtt) - (x->rtt < y->rtt);
+}
+
+/* One placement's medians and ratio, from its runs (sorted by side) */
+static int place_figures(struct peers_place *pl, const struct placed_run *r,
+			 unsigned int n)
+{
+	double x[PEERS_NR_SIDES][2 * PEERS_MAX_RUNS];
+	unsigned int i, k;
+	int ret;
+
+	memset(pl->runs, 0, sizeof(pl->runs));
+	for (i = 0; i < n; i++) {
+		k = r[i].side;
+		x[k][pl->runs[k]++] = r[i].pps;
+	}
+	pl->ratio = NAN;
+	pl->ratio_lo = NAN;
+	pl->ratio_hi = NAN;
+	for (k = 0; k < PEERS_NR_SIDES; k++)
+		pl->median[k] = stats_median(x[k], pl->runs[k]);
+	if (!pl->runs[PEERS_OURS] || !pl->runs[PEERS_PEER])
+		return 0;
+	pl->ratio = ratio(pl->median[PEERS_OURS], pl->median[PEERS_PEER]);
+	ret = stats_boot_medians2(x[PEERS_OURS], pl->runs[PEERS_OURS],
+				  x[PEERS_PEER], pl->runs[PEERS_PEER], ratio,
+				  &pl->ratio_lo, &pl->ratio_hi);
+	return ret == -EINVAL ? 0 : ret;
+}
+
+/*
+ * The rated runs with a round trip, by placement: sorted by the lower of
+ * each run's two figures, split where one is more than PEERS_RTT_APART
+ * times the one before
+ */
+static int placements(struct peers_cmp *c)
+{
+	struct placed_run r[PEERS_NR_SIDES * PEERS_MAX_RUNS];
+	unsigned int n = 0, i, k, start;
+	int ret;
+
+	c->nplace = 0;
+	for (k = 0; k < PEERS_NR_SIDES; k++)
+		for (i = 0; i < c->side[k].n; i++) {
+			const struct peers_run *run = &c->side[k].run[i];
+			double v = fmin(run->rtt_before, run->rtt_after);
+
+			if (isnan(run->pps) || isnan(v))
+				continue;
+			r[n].rtt = v;
+			r[n].pps = run->pps;
+			r[n++].side = k;
+		}
+	qsort(r, n, sizeof(r[0]), by_rtt);
+	for (i = 0, start = 0; i < n; i++) {
+		bool last = i + 1 == n ||
+			    (r[i + 1].rtt > PEERS_RTT_APART * r[i].rtt &&
+			     c->nplace + 1 < PEERS_MAX_PLACES);
+		struct peers_place *pl = &c->place[c->nplace];
+		struct placed_run sorted[PEERS_NR_SIDES * PEERS_MAX_RUNS];
+		unsigned int m = 0, j;
+
+		if (!last)
+			continue;
+		pl->rtt_lo = r[start].rtt;
+		pl->rtt_hi = r[i].rtt;
+		for (k = 0; k < PEERS_NR_SIDES; k++)
+			for (j = start; j <= i; j++)
+				if (r[j].side == (int)k)
+					sorted[m++] = r[j];
+		ret = place_figures(pl, sorted, m);
+		if (ret)
+			return ret;
+		c->nplace++;
+		start = i + 1;
+	}
+	return 0;
 }
 
 static int summarize_cmp(struct peers_cmp *c)
@@ -351,8 +432,9 @@ static int summarize_cmp(struct peers_cmp *c)
 	nb = side_rates(&c->side[PEERS_PEER], b);
 	c->ratio = c->ns_diff = NAN;
 	c->ratio_lo = c->ratio_hi = c->ns_diff_lo = c->ns_diff_hi = NAN;
-	c->rtt_apart = rtt_apart(c->side[PEERS_OURS].rtt,
-				 c->side[PEERS_PEER].rtt);
+	ret = placements(c);
+	if (ret)
+		return ret;
 	if (!na || !nb)
 		return 0;
 	c->ratio = ratio(c->side[PEERS_OURS].median, c->side[PEERS_PEER].median);
@@ -404,6 +486,17 @@ static struct rtt_buf rtt_text(double ns)
 	return b;
 }
 
+static struct rtt_buf mpps_text(double pps)
+{
+	struct rtt_buf b;
+
+	if (isnan(pps))
+		snprintf(b.s, sizeof(b.s), "-");
+	else
+		snprintf(b.s, sizeof(b.s), "%.3f", pps / 1e6);
+	return b;
+}
+
 static void print_side_runs(const struct peers_side *sd, FILE *f)
 {
 	unsigned int i;
@@ -426,10 +519,35 @@ static void print_side_runs(const struct peers_side *sd, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* More than one placement: the ratio above mixes them; each one's */
+static void print_places(const struct peers_cmp *c, FILE *f)
+{
+	const struct peers_side *o = &c->side[PEERS_OURS], *p = &c->side[PEERS_PEER];
+	char ci[96];
+	unsigned int i;
+
+	fprintf(f, "             the runs had %u placements of the vCPUs (a run's lower round trip): the ratio above mixes them; by placement:\n",
+		c->nplace);
+	for (i = 0; i < c->nplace; i++) {
+		const struct peers_place *pl = &c->place[i];
+
+		fprintf(f, "               %s-%s ns: %s %s Mpps (%u runs), %s %s Mpps (%u runs)",
+			rtt_text(pl->rtt_lo).s, rtt_text(pl->rtt_hi).s,
+			o->label, mpps_text(pl->median[PEERS_OURS]).s,
+			pl->runs[PEERS_OURS], p->label,
+			mpps_text(pl->median[PEERS_PEER]).s,
+			pl->runs[PEERS_PEER]);
+		if (isnan(pl->ratio)) {
+			fprintf(f, ": no ratio\n");
+			continue;
+		}
+		ci_text(ci, sizeof(ci), pl->ratio_lo, pl->ratio_hi, 2);
+		fprintf(f, ": ratio %.2f, %s\n", pl->ratio, ci);
+	}
+}
+
 static void print_cmp(const struct peers_cmp *c, FILE *f)
 {
-	static const char apart[] =
-		": the host placed the vCPUs differently for the two sides, so the ratio compares two machines";
 	const struct peers_side *o = &c->side[PEERS_OURS], *p = &c->side[PEERS_PEER];
 	char rci[96], nci[96];
 
@@ -448,9 +566,11 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 			o->rated, p->rated, o->disturbed, p->disturbed);
 	}
 	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
-		fprintf(f, "             line round trip CPU 0-1, median: %s %s ns, %s %s ns%s\n",
+		fprintf(f, "             line round trip CPU 0-1, median: %s %s ns, %s %s ns\n",
 			o->label, rtt_text(o->rtt).s, p->label,
-			rtt_text(p->rtt).s, c->rtt_apart ? apart : "");
+			rtt_text(p->rtt).s);
+	if (!c->skip[0] && c->nplace > 1)
+		print_places(c, f);
 	if (o->cmd[0])
 		fprintf(f, "     %s: %s\n", o->label, o->cmd);
 	if (p->cmd[0])
@@ -534,6 +654,8 @@ static void json_side(struct json *j, const char *key,
 
 static void json_cmp(struct json *j, const struct peers_cmp *c)
 {
+	unsigned int i;
+
 	json_begin_object(j);
 	json_kv_string(j, "name", c->name);
 	json_kv_string(j, "skipped", c->skip[0] ? c->skip : NULL);
@@ -546,7 +668,24 @@ static void json_cmp(struct json *j, const struct peers_cmp *c)
 	json_kv_double(j, "ns_diff_ci_lo", c->ns_diff_lo);
 	json_kv_double(j, "ns_diff_ci_hi", c->ns_diff_hi);
 	json_kv_string(j, "ci", isnan(c->ratio_lo) ? "none" : "bootstrap");
-	json_kv_bool(j, "rtt_apart", c->rtt_apart);
+	json_key(j, "placements");
+	json_begin_array(j);
+	for (i = 0; c->nplace > 1 && i < c->nplace; i++) {
+		const struct peers_place *pl = &c->place[i];
+
+		json_begin_object(j);
+		json_kv_double(j, "rtt_lo_ns", pl->rtt_lo);
+		json_kv_double(j, "rtt_hi_ns", pl->rtt_hi);
+		json_kv_u64(j, "ours_runs", pl->runs[PEERS_OURS]);
+		json_kv_u64(j, "peer_runs", pl->runs[PEERS_PEER]);
+		json_kv_double(j, "ours_median_pps", pl->median[PEERS_OURS]);
+		json_kv_double(j, "peer_median_pps", pl->median[PEERS_PEER]);
+		json_kv_double(j, "ratio", pl->ratio);
+		json_kv_double(j, "ratio_ci_lo", pl->ratio_lo);
+		json_kv_double(j, "ratio_ci_hi", pl->ratio_hi);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_end_object(j);
 }
 

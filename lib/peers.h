@@ -35,9 +35,11 @@
  * per frame, 1e9 / ours - 1e9 / peer, each with a 95% bootstrap interval
  * over the runs (stats_boot_medians2(); 3 or more rated runs a side).
  * And each side's median line round trip (of its runs' before and after
- * figures): sides whose medians differ by more than PEERS_RTT_APART ran
- * with the host's vCPUs placed differently, and the report says the ratio
- * compares two machines.
+ * figures), and the runs by placement: a run's placement is the lower of
+ * its two round trips; sorted, the runs of both sides split where one is
+ * more than PEERS_RTT_APART times the one before it.  With more than one
+ * placement the report gives each one's medians and ratio as well: a
+ * ratio over runs in different placements compares two machines.
  */
 #ifndef PEERS_H
 #define PEERS_H
@@ -54,7 +56,8 @@
 #define PEERS_MAX_RUNS		100	/* a side's */
 #define PEERS_TEXT		256
 #define PEERS_CMD		1024
-#define PEERS_RTT_APART		0.25	/* sides' round trips: max / min - 1 */
+#define PEERS_RTT_APART		2	/* a placement's round trip to the next's */
+#define PEERS_MAX_PLACES	4	/* a comparison's; more go into the last */
 
 enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };
 
@@ -84,7 +87,13 @@ struct peers_cmp {
 	/* peers_summarize(); NaN where there is none */
 	double ratio, ratio_lo, ratio_hi;
 	double ns_diff, ns_diff_lo, ns_diff_hi;
-	bool rtt_apart;			/* the sides' placements differ */
+	unsigned int nplace;		/* placements of its runs; 0: none known */
+	struct peers_place {
+		double rtt_lo, rtt_hi;	/* its runs' round trips, ns */
+		unsigned int runs[PEERS_NR_SIDES];	/* rated ones */
+		double median[PEERS_NR_SIDES];
+		double ratio, ratio_lo, ratio_hi;
+	} place[PEERS_MAX_PLACES];
 };
 
 struct peers_setting {

@@ -40,8 +40,9 @@
 # also takes the round trip of a cache line between CPUs 0 and 1 before
 # and after the run (lib/line_rtt.h): where the host put the two vCPUs,
 # which sets the price of every line the rings pass between them.  A run
-# whose two round trips differ by more than 50% saw the host move a vCPU:
-# disturbed as well.  Per
+# one of whose round trips is more than twice the other saw the host move
+# a vCPU: disturbed as well; xdp_peers also gives the ratio per placement
+# when a comparison's runs had more than one.  Per
 # comparison xdp_peers reports both sides' exact command lines, every run
 # with its load, the medians, the ratio ours / peer and the difference in
 # ns per frame, each with a 95% bootstrap CI over the runs

@@ -242,20 +242,29 @@ TEST(bad_records)
 }
 
 /*
- * Runs with round trips: ours 400/410, 420/-, 430/440 ns: median of the
- * five figures 420; the peer's 150/160 twice: 155.  Apart by 2.7x, more
- * than PEERS_RTT_APART: flagged, in the text and the JSON.  The same
- * sides within 25% of each other are not; old records (no round trips)
- * have none, NaN, and no flag.
+ * Runs with round trips, in two placements (a run's placement: the lower
+ * of its two figures).  ours: 3.80 and 3.90 Mpps at 400-420 ns, 6.0, 6.1
+ * and 6.2 at 85-90; peer: 3.5 and 3.4 at 400-410, 5.5, 5.6 and 5.4 at
+ * 86-90.  Each side's median round trip: ours' eight figures, sorted 85
+ * 88 90 150 160 400 410 420, give (150 + 160) / 2 = 155.  The placements: 85-90 ns (ours 6.1, 3 runs; peer 5.5, 3
+ * runs; ratio 6.1 / 5.5 with a CI) and 400-420 ns (ours 3.85, 2 runs;
+ * peer 3.45, 2: a ratio, no CI).  "near": 400 and 490 ns, less than
+ * twice apart: one placement, listed nowhere.  Old records (no round
+ * trips) have no median and no placement.
  */
 static const char rtt_records[] =
 	"part\t4\tAF_XDP rxdrop\n"
 	"cmp\tspin\txdpsock\txdp-bench xsk-drop\n"
 	"run\tours\t3800000\t0\t0\t0\t0\t400\t410\n"
-	"run\tpeer\t4100000\t0\t0\t0\t0\t150\t160\n"
+	"run\tpeer\t3500000\t0\t0\t0\t0\t400\t420\n"
 	"run\tours\t3900000\t0\t0\t0\t0\t420\t-\n"
-	"run\tpeer\t4200000\t0\t0\t0\t0\t150\t160\n"
-	"run\tours\t3850000\t0\t0\t0\t0\t430\t440\n"
+	"run\tpeer\t3400000\t0\t0\t0\t0\t410\t400\n"
+	"run\tours\t6000000\t0\t0\t0\t0\t90\t150\n"
+	"run\tpeer\t5500000\t0\t0\t0\t0\t86\t120\n"
+	"run\tours\t6100000\t0\t0\t0\t0\t85\t160\n"
+	"run\tpeer\t5600000\t0\t0\t0\t0\t90\t100\n"
+	"run\tours\t6200000\t0\t0\t0\t0\t88\t-\n"
+	"run\tpeer\t5400000\t0\t0\t0\t0\t87\t99\n"
 	"cmp\tnear\txdpsock\txdp-bench xsk-drop\n"
 	"run\tours\t3800000\t0\t0\t0\t0\t400\t400\n"
 	"run\tpeer\t4100000\t0\t0\t0\t0\t490\t500\n";
@@ -264,7 +273,8 @@ TEST(rtt)
 {
 	struct peers_bench *b = calloc(1, sizeof(*b));
 	char err[ERR_LEN] = "", jerr[JR_ERRLEN];
-	const struct jr_value *c, *run;
+	const struct jr_value *c, *run, *pl;
+	const struct peers_place *p;
 	struct jr_value *doc = NULL;
 	const struct peers_cmp *k;
 	char *text = NULL;
@@ -275,19 +285,40 @@ TEST(rtt)
 	ASSERT_EQ(0, read_str(b, rtt_records, err)) TH_LOG("%s", err);
 	ASSERT_EQ(0, peers_summarize(b));
 	k = &b->part[0].cmp[0];
-	EXPECT_EQ(420, k->side[PEERS_OURS].rtt);
-	EXPECT_EQ(155, k->side[PEERS_PEER].rtt);
+	EXPECT_EQ(155, k->side[PEERS_OURS].rtt);
 	EXPECT_TRUE(isnan(k->side[PEERS_OURS].run[1].rtt_after));
-	EXPECT_TRUE(k->rtt_apart);
-	EXPECT_FALSE(b->part[0].cmp[1].rtt_apart);
+	ASSERT_EQ(2U, k->nplace);
+	p = &k->place[0];
+	EXPECT_EQ(85, p->rtt_lo);
+	EXPECT_EQ(90, p->rtt_hi);
+	EXPECT_EQ(3U, p->runs[PEERS_OURS]);
+	EXPECT_EQ(3U, p->runs[PEERS_PEER]);
+	EXPECT_EQ(6100000, p->median[PEERS_OURS]);
+	EXPECT_EQ(5500000, p->median[PEERS_PEER]);
+	EXPECT_LT(fabs(p->ratio - 6.1 / 5.5), 1e-12);
+	EXPECT_LE(p->ratio_lo, p->ratio);
+	EXPECT_GE(p->ratio_hi, p->ratio);
+	EXPECT_GE(p->ratio_lo, 6.0 / 5.6 - 1e-12);
+	EXPECT_LE(p->ratio_hi, 6.2 / 5.4 + 1e-12);
+	p = &k->place[1];
+	EXPECT_EQ(400, p->rtt_lo);
+	EXPECT_EQ(420, p->rtt_hi);
+	EXPECT_EQ(2U, p->runs[PEERS_OURS]);
+	EXPECT_EQ(3850000, p->median[PEERS_OURS]);
+	EXPECT_EQ(3450000, p->median[PEERS_PEER]);
+	EXPECT_TRUE(isnan(p->ratio_lo));
+	EXPECT_EQ(1U, b->part[0].cmp[1].nplace);
 
 	f = open_memstream(&text, &len);
 	ASSERT_NE(NULL, f);
 	peers_print_text(b, f);
 	fclose(f);
-	EXPECT_NE(NULL, strstr(text, "line round trip CPU 0-1, median: xdpsock 420 ns, xdp-bench xsk-drop 155 ns: the host placed the vCPUs differently"));
+	EXPECT_NE(NULL, strstr(text, "line round trip CPU 0-1, median: xdpsock 155 ns"));
+	EXPECT_NE(NULL, strstr(text, "the runs had 2 placements of the vCPUs"));
+	EXPECT_NE(NULL, strstr(text, "85-90 ns: xdpsock 6.100 Mpps (3 runs), xdp-bench xsk-drop 5.500 Mpps (3 runs): ratio 1.11, 95% CI ["));
+	EXPECT_NE(NULL, strstr(text, "400-420 ns: xdpsock 3.850 Mpps (2 runs), xdp-bench xsk-drop 3.450 Mpps (2 runs): ratio 1.12, no CI"));
 	EXPECT_NE(NULL, strstr(text, " 3.900 (0%, 420/-)"));
-	EXPECT_NE(NULL, strstr(text, "xdpsock 400 ns, xdp-bench xsk-drop 495 ns\n"));
+	EXPECT_EQ(NULL, strstr(strstr(text, "near"), "placements"));
 	free(text);
 
 	text = NULL;
@@ -297,11 +328,18 @@ TEST(rtt)
 	fclose(f);
 	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
 	c = jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0), "comparisons"), 0);
-	EXPECT_EQ(1, jr_bool(jr_get(c, "rtt_apart")));
-	EXPECT_EQ(420, jr_num(jr_get(jr_get(c, "ours"), "rtt_median_ns")));
+	EXPECT_EQ(155, jr_num(jr_get(jr_get(c, "ours"), "rtt_median_ns")));
 	run = jr_at(jr_get(jr_get(c, "ours"), "runs"), 1);
 	EXPECT_EQ(420, jr_num(jr_get(run, "rtt_before_ns")));
 	EXPECT_TRUE(jr_type(jr_get(run, "rtt_after_ns")) == JR_NULL);
+	ASSERT_EQ(2U, jr_len(jr_get(c, "placements")));
+	pl = jr_at(jr_get(c, "placements"), 1);
+	EXPECT_EQ(400, jr_num(jr_get(pl, "rtt_lo_ns")));
+	EXPECT_EQ(2, jr_num(jr_get(pl, "peer_runs")));
+	EXPECT_EQ(3450000, jr_num(jr_get(pl, "peer_median_pps")));
+	EXPECT_TRUE(jr_type(jr_get(pl, "ratio_ci_lo")) == JR_NULL);
+	c = jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0), "comparisons"), 1);
+	EXPECT_EQ(0U, jr_len(jr_get(c, "placements")));
 	jr_free(doc);
 	free(text);
 
@@ -309,7 +347,7 @@ TEST(rtt)
 	ASSERT_EQ(0, read_str(b, records, err)) TH_LOG("%s", err);
 	ASSERT_EQ(0, peers_summarize(b));
 	EXPECT_TRUE(isnan(b->part[0].cmp[0].side[PEERS_OURS].rtt));
-	EXPECT_FALSE(b->part[0].cmp[0].rtt_apart);
+	EXPECT_EQ(0U, b->part[0].cmp[0].nplace);
 	free(b);
 }
 
