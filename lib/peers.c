@@ -422,6 +422,33 @@ static int placements(struct peers_cmp *c)
 	return 0;
 }
 
+/* Run i of ours against run i of the peer's: their ratios' median, CI */
+static int pairs(struct peers_cmp *c)
+{
+	const struct peers_side *o = &c->side[PEERS_OURS], *p = &c->side[PEERS_PEER];
+	double x[PEERS_MAX_RUNS];
+	struct stats_summary st;
+	unsigned int i, n = 0;
+	int ret;
+
+	c->pair_ratio = NAN;
+	c->pair_lo = NAN;
+	c->pair_hi = NAN;
+	for (i = 0; i < o->n && i < p->n; i++)
+		if (!isnan(o->run[i].pps) && !isnan(p->run[i].pps))
+			x[n++] = o->run[i].pps / p->run[i].pps;
+	c->npairs = n;
+	if (!n)
+		return 0;
+	ret = stats_summarize(x, n, &st);
+	if (ret)
+		return ret;
+	c->pair_ratio = st.median;
+	c->pair_lo = st.ci_lo;
+	c->pair_hi = st.ci_hi;
+	return 0;
+}
+
 static int summarize_cmp(struct peers_cmp *c)
 {
 	double a[PEERS_MAX_RUNS], b[PEERS_MAX_RUNS];
@@ -433,6 +460,8 @@ static int summarize_cmp(struct peers_cmp *c)
 	c->ratio = c->ns_diff = NAN;
 	c->ratio_lo = c->ratio_hi = c->ns_diff_lo = c->ns_diff_hi = NAN;
 	ret = placements(c);
+	if (!ret)
+		ret = pairs(c);
 	if (ret)
 		return ret;
 	if (!na || !nb)
@@ -564,6 +593,11 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 			p->median / 1e6, c->ratio, rci, c->ns_diff, nci);
 		fprintf(f, "             %u + %u rated runs, %u + %u still disturbed after retries\n",
 			o->rated, p->rated, o->disturbed, p->disturbed);
+		if (c->npairs) {
+			ci_text(rci, sizeof(rci), c->pair_lo, c->pair_hi, 2);
+			fprintf(f, "             paired (run i of each side, taken one after the other): median ratio %.2f, %s, %u pairs\n",
+				c->pair_ratio, rci, c->npairs);
+		}
 	}
 	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
 		fprintf(f, "             line round trip CPU 0-1, median: %s %s ns, %s %s ns\n",
@@ -668,6 +702,10 @@ static void json_cmp(struct json *j, const struct peers_cmp *c)
 	json_kv_double(j, "ns_diff_ci_lo", c->ns_diff_lo);
 	json_kv_double(j, "ns_diff_ci_hi", c->ns_diff_hi);
 	json_kv_string(j, "ci", isnan(c->ratio_lo) ? "none" : "bootstrap");
+	json_kv_u64(j, "pairs", c->npairs);
+	json_kv_double(j, "paired_ratio", c->pair_ratio);
+	json_kv_double(j, "paired_ratio_ci_lo", c->pair_lo);
+	json_kv_double(j, "paired_ratio_ci_hi", c->pair_hi);
 	json_key(j, "placements");
 	json_begin_array(j);
 	for (i = 0; c->nplace > 1 && i < c->nplace; i++) {

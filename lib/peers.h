@@ -34,6 +34,11 @@
  * included, and counted), their ratio ours / peer and the difference in ns
  * per frame, 1e9 / ours - 1e9 / peer, each with a 95% bootstrap interval
  * over the runs (stats_boot_medians2(); 3 or more rated runs a side).
+ * And the paired ratio: run i of ours against run i of the peer's, which
+ * the script takes one after the other; the median of those ratios with
+ * stats_summarize()'s 95% CI over the pairs.  A change of the host's speed
+ * between pairs (both sides' rates moving together) widens the CI of the
+ * ratio of medians, not this one.
  * And each side's median line round trip (of its runs' before and after
  * figures), and the runs by placement: a run's placement is the lower of
  * its two round trips; sorted, the runs of both sides split where one is
@@ -87,6 +92,8 @@ struct peers_cmp {
 	/* peers_summarize(); NaN where there is none */
 	double ratio, ratio_lo, ratio_hi;
 	double ns_diff, ns_diff_lo, ns_diff_hi;
+	unsigned int npairs;		/* pairs of rated runs */
+	double pair_ratio, pair_lo, pair_hi;	/* NaN where there is none */
 	unsigned int nplace;		/* placements of its runs; 0: none known */
 	struct peers_place {
 		double rtt_lo, rtt_hi;	/* its runs' round trips, ns */

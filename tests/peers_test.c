@@ -133,6 +133,18 @@ TEST(summary)
 	EXPECT_LE(c->ns_diff_lo, c->ns_diff);
 	EXPECT_GE(c->ns_diff_hi, c->ns_diff);
 
+	/*
+	 * paired: runs 0, 1, 2 and 4 (ours' run 3 has no rate): 3.80 / 4.10,
+	 * 3.90 / 4.20, 3.85 / 4.15, 3.87 / 4.12; the median of four is the
+	 * mean of the middle two, 3.85 / 4.15 and 3.90 / 4.20
+	 */
+	EXPECT_EQ(4U, c->npairs);
+	EXPECT_LT(fabs(c->pair_ratio - (3.85 / 4.15 + 3.90 / 4.20) / 2), 1e-12);
+	EXPECT_LE(c->pair_lo, c->pair_ratio);
+	EXPECT_GE(c->pair_hi, c->pair_ratio);
+	EXPECT_GE(c->pair_lo, 3.80 / 4.10 - 1e-12);
+	EXPECT_LE(c->pair_hi, 3.87 / 4.12 + 1e-12);
+
 	c = &b->part[0].cmp[1];
 	EXPECT_STREQ("xdpsock has no poll mode", c->skip);
 	EXPECT_TRUE(isnan(c->ratio));
@@ -141,6 +153,9 @@ TEST(summary)
 	c = &b->part[0].cmp[2];
 	EXPECT_EQ(0.5, c->ratio);
 	EXPECT_TRUE(isnan(c->ratio_lo) && isnan(c->ratio_hi));
+	EXPECT_EQ(1U, c->npairs);
+	EXPECT_EQ(0.5, c->pair_ratio);
+	EXPECT_TRUE(isnan(c->pair_lo) && isnan(c->pair_hi));
 	free(b);
 }
 
@@ -179,6 +194,9 @@ TEST(json)
 	EXPECT_TRUE(jr_type(jr_get(c, "skipped")) == JR_NULL);
 	EXPECT_LT(fabs(jr_num(jr_get(c, "ratio")) - 3.86 / 4.15), 1e-12);
 	EXPECT_STREQ("bootstrap", jr_str(jr_get(c, "ci")));
+	EXPECT_EQ(4, jr_num(jr_get(c, "pairs")));
+	EXPECT_LT(fabs(jr_num(jr_get(c, "paired_ratio")) -
+		       (3.85 / 4.15 + 3.90 / 4.20) / 2), 1e-12);
 	EXPECT_LE(jr_num(jr_get(c, "ratio_ci_lo")), jr_num(jr_get(c, "ratio")));
 	EXPECT_GE(jr_num(jr_get(c, "ratio_ci_hi")), jr_num(jr_get(c, "ratio")));
 	ours = jr_get(c, "ours");
