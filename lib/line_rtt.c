@@ -5,7 +5,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 #include <linux/types.h>
 
 #include "line_rtt.h"
@@ -13,13 +12,13 @@
 struct rtt_line {
 	unsigned int v __attribute__((aligned(64)));
 	int stop __attribute__((aligned(64)));
+	int err;	/* B's, set before it gives up */
 };
 
 struct rtt_echo {
 	struct rtt_line *l;
 	unsigned long total;	/* rounds to answer */
 	int cpu;
-	int err;
 };
 
 static __u64 now_ns(void)
@@ -45,9 +44,10 @@ static void *echo(void *p)
 	struct rtt_echo *e = p;
 	unsigned long i;
 
-	e->err = pin(pthread_self(), e->cpu);
-	if (e->err) {
-		__atomic_store_n(&e->l->v, ~0u, __ATOMIC_RELEASE);
+	int err = pin(pthread_self(), e->cpu);
+
+	if (err) {
+		__atomic_store_n(&e->l->err, err, __ATOMIC_RELEASE);
 		return NULL;
 	}
 	for (i = 0; i < e->total; i++) {
@@ -61,17 +61,18 @@ static void *echo(void *p)
 	return NULL;
 }
 
-/* A: one round trip; -ETIMEDOUT or -EIO (B could not pin) */
+/* A: one round trip; -ETIMEDOUT, or B's error when it could not pin */
 static int ping(struct rtt_line *l, unsigned int odd)
 {
 	unsigned long spins = 0;
 	__u64 t0 = 0;
-	unsigned int v;
+	int err;
 
 	__atomic_store_n(&l->v, odd, __ATOMIC_RELEASE);
-	while ((v = __atomic_load_n(&l->v, __ATOMIC_ACQUIRE)) != odd + 1) {
-		if (v == ~0u)
-			return -EIO;
+	while (__atomic_load_n(&l->v, __ATOMIC_ACQUIRE) != odd + 1) {
+		err = __atomic_load_n(&l->err, __ATOMIC_ACQUIRE);
+		if (err)
+			return err;
 		if (++spins % 4096)
 			continue;
 		if (!t0)
@@ -84,7 +85,6 @@ static int ping(struct rtt_line *l, unsigned int odd)
 
 int line_rtt(int a, int b, unsigned int rounds, double *ns)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct rtt_echo e = { .cpu = b };
 	double block[LINE_RTT_BLOCKS];
 	unsigned int k, i, seq = 1;
@@ -93,23 +93,25 @@ int line_rtt(int a, int b, unsigned int rounds, double *ns)
 	pthread_t t;
 	int ret;
 
-	if (a == b || a < 0 || b < 0 || a >= ncpu || b >= ncpu || !rounds)
+	if (a == b || a < 0 || b < 0 || a >= CPU_SETSIZE || b >= CPU_SETSIZE ||
+	    !rounds || rounds > LINE_RTT_MAX_ROUNDS)
+		return -EINVAL;
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	if (!CPU_ISSET(a, &saved) || !CPU_ISSET(b, &saved))
 		return -EINVAL;
 	l = aligned_alloc(64, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	l->v = 0;
 	l->stop = 0;
+	l->err = 0;
 	e.l = l;
 	/* a block of warm-up, then the timed ones */
 	e.total = (unsigned long)rounds * (LINE_RTT_BLOCKS + 1);
-	if (sched_getaffinity(0, sizeof(saved), &saved)) {
-		ret = -errno;
-		goto out_free;
-	}
 	ret = pin(pthread_self(), a);
 	if (ret)
-		goto out_free;
+		goto out_restore;
 	ret = -pthread_create(&t, NULL, echo, &e);
 	if (ret)
 		goto out_restore;
@@ -123,15 +125,23 @@ int line_rtt(int a, int b, unsigned int rounds, double *ns)
 	}
 	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);
-	if (e.err)	/* B could not pin: whatever A saw */
-		ret = e.err;
+	if (l->err)	/* B could not pin: whatever A saw */
+		ret = l->err;
 	if (!ret)	/* what interrupts a block only lengthens it */
 		for (*ns = block[0], k = 1; k < LINE_RTT_BLOCKS; k++)
 			*ns = fmin(*ns, block[k]);
 out_restore:
 	if (sched_setaffinity(0, sizeof(saved), &saved) && !ret)
 		ret = -errno;
-out_free:
 	free(l);
 	return ret;
+}
+
+bool line_rtt_moved(double before, double after, double max_change)
+{
+	double lo = fmin(before, after), hi = fmax(before, after);
+
+	if (isnan(before) || isnan(after) || lo <= 0)
+		return false;
+	return hi / lo - 1 > max_change;
 }

@@ -11,24 +11,38 @@
  * which.
  *
  * The measurement: one thread on each CPU, one 64-byte-aligned word; A
- * writes an odd number, B answers with the next even one, ROUNDS times;
- * blocks of rounds timed with CLOCK_MONOTONIC, the quickest block's time
- * per round trip returned (an interrupt or a preemption only lengthens a
- * block).  About ROUNDS x 0.1-0.5 us x LINE_RTT_BLOCKS.
+ * writes an odd number, B answers with the next even one, ROUNDS times a
+ * block; a block of warm-up, then LINE_RTT_BLOCKS blocks timed with
+ * CLOCK_MONOTONIC, the quickest block's time per round trip returned (an
+ * interrupt or a preemption only lengthens a block).  About ROUNDS x
+ * (LINE_RTT_BLOCKS + 1) x 0.1-0.5 us.
  */
 #ifndef LINE_RTT_H
 #define LINE_RTT_H
 
+#include <stdbool.h>
+
 #define LINE_RTT_ROUNDS		1000	/* round trips a block */
+#define LINE_RTT_MAX_ROUNDS	1000000
 #define LINE_RTT_BLOCKS		5
 #define LINE_RTT_TIMEOUT_MS	1000	/* B did not answer: the CPU is busy */
 
 /*
  * The quickest block's ns per round trip between CPUs a and b into *ns.
  * The calling thread runs on a for the time and gets its CPU mask back.
- * 0, -EINVAL (a == b, or not an online CPU), -ETIMEDOUT (b stopped
- * answering for LINE_RTT_TIMEOUT_MS), or -errno of pinning or the thread.
+ * 0; -EINVAL: a == b, a CPU that is not online or not in the caller's
+ * mask, rounds not in 1..LINE_RTT_MAX_ROUNDS; -ETIMEDOUT: B stopped
+ * answering for LINE_RTT_TIMEOUT_MS; or -errno of pinning (either thread)
+ * or of making the thread.  B is joined before the return: a CPU b that
+ * never runs it (a real-time task spinning there) holds the call until B
+ * runs once.
  */
 int line_rtt(int a, int b, unsigned int rounds, double *ns);
+
+/*
+ * Did the host move a vCPU between two round trips: one more than
+ * (1 + max_change) times the other.  False when either is NaN (not taken).
+ */
+bool line_rtt_moved(double before, double after, double max_change);
 
 #endif

@@ -294,7 +294,6 @@ static double ns_diff(double a, double b)
 	return 1e9 / a - 1e9 / b;
 }
 
-/* The side's rated runs' rates into x (PEERS_MAX_RUNS); their number */
 /* The median of a side's round trips, before and after each run */
 static double side_rtt(const struct peers_side *sd)
 {
@@ -310,6 +309,7 @@ static double side_rtt(const struct peers_side *sd)
 	return n ? stats_median(x, n) : NAN;
 }
 
+/* The side's rated runs' rates into x (PEERS_MAX_RUNS); their number */
 static unsigned int side_rates(struct peers_side *sd, double *x)
 {
 	unsigned int i, n = 0;
@@ -334,36 +334,43 @@ static unsigned int side_rates(struct peers_side *sd, double *x)
 	return n;
 }
 
-struct placed_run {
-	double rtt, pps;
-	int side;
-};
-
-static int by_rtt(const void *a, const void *b)
+/* A run's placement: the lower of its round trips; NaN: none, or no rate */
+static double run_place(const struct peers_run *run)
 {
-	const struct placed_run *x = a, *y = b;
-
-	return (x->rtt > y->rtt) - (x->rtt < y->rtt);
+	return isnan(run->pps) ? NAN : fmin(run->rtt_before, run->rtt_after);
 }
 
-/* One placement's medians and ratio, from its runs (sorted by side) */
-static int place_figures(struct peers_place *pl, const struct placed_run *r,
-			 unsigned int n)
+static int by_value(const void *a, const void *b)
 {
-	double x[PEERS_NR_SIDES][2 * PEERS_MAX_RUNS];
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * One placement's medians and ratio: the rated runs whose placement is in
+ * lo..hi, taken in record order (the bootstrap's input, so its interval,
+ * does not depend on a sort)
+ */
+static int place_figures(const struct peers_cmp *c, struct peers_place *pl)
+{
+	double x[PEERS_NR_SIDES][PEERS_MAX_RUNS];
 	unsigned int i, k;
 	int ret;
 
-	memset(pl->runs, 0, sizeof(pl->runs));
-	for (i = 0; i < n; i++) {
-		k = r[i].side;
-		x[k][pl->runs[k]++] = r[i].pps;
+	for (k = 0; k < PEERS_NR_SIDES; k++) {
+		pl->runs[k] = 0;
+		for (i = 0; i < c->side[k].n; i++) {
+			double v = run_place(&c->side[k].run[i]);
+
+			if (v >= pl->rtt_lo && v <= pl->rtt_hi)
+				x[k][pl->runs[k]++] = c->side[k].run[i].pps;
+		}
+		pl->median[k] = stats_median(x[k], pl->runs[k]);
 	}
 	pl->ratio = NAN;
 	pl->ratio_lo = NAN;
 	pl->ratio_hi = NAN;
-	for (k = 0; k < PEERS_NR_SIDES; k++)
-		pl->median[k] = stats_median(x[k], pl->runs[k]);
 	if (!pl->runs[PEERS_OURS] || !pl->runs[PEERS_PEER])
 		return 0;
 	pl->ratio = ratio(pl->median[PEERS_OURS], pl->median[PEERS_PEER]);
@@ -374,46 +381,31 @@ static int place_figures(struct peers_place *pl, const struct placed_run *r,
 }
 
 /*
- * The rated runs with a round trip, by placement: sorted by the lower of
- * each run's two figures, split where one is more than PEERS_RTT_APART
- * times the one before
+ * The rated runs with a round trip, by placement: their placements sorted,
+ * split where one is more than PEERS_RTT_APART times the one before (a
+ * gradual spread with no such gap stays one placement)
  */
 static int placements(struct peers_cmp *c)
 {
-	struct placed_run r[PEERS_NR_SIDES * PEERS_MAX_RUNS];
+	double v[PEERS_NR_SIDES * PEERS_MAX_RUNS];
 	unsigned int n = 0, i, k, start;
 	int ret;
 
 	c->nplace = 0;
 	for (k = 0; k < PEERS_NR_SIDES; k++)
-		for (i = 0; i < c->side[k].n; i++) {
-			const struct peers_run *run = &c->side[k].run[i];
-			double v = fmin(run->rtt_before, run->rtt_after);
-
-			if (isnan(run->pps) || isnan(v))
-				continue;
-			r[n].rtt = v;
-			r[n].pps = run->pps;
-			r[n++].side = k;
-		}
-	qsort(r, n, sizeof(r[0]), by_rtt);
+		for (i = 0; i < c->side[k].n; i++)
+			if (!isnan(run_place(&c->side[k].run[i])))
+				v[n++] = run_place(&c->side[k].run[i]);
+	qsort(v, n, sizeof(v[0]), by_value);
 	for (i = 0, start = 0; i < n; i++) {
-		bool last = i + 1 == n ||
-			    (r[i + 1].rtt > PEERS_RTT_APART * r[i].rtt &&
-			     c->nplace + 1 < PEERS_MAX_PLACES);
 		struct peers_place *pl = &c->place[c->nplace];
-		struct placed_run sorted[PEERS_NR_SIDES * PEERS_MAX_RUNS];
-		unsigned int m = 0, j;
 
-		if (!last)
+		if (i + 1 < n && (v[i + 1] <= PEERS_RTT_APART * v[i] ||
+				  c->nplace + 1 == PEERS_MAX_PLACES))
 			continue;
-		pl->rtt_lo = r[start].rtt;
-		pl->rtt_hi = r[i].rtt;
-		for (k = 0; k < PEERS_NR_SIDES; k++)
-			for (j = start; j <= i; j++)
-				if (r[j].side == (int)k)
-					sorted[m++] = r[j];
-		ret = place_figures(pl, sorted, m);
+		pl->rtt_lo = v[start];
+		pl->rtt_hi = v[i];
+		ret = place_figures(c, pl);
 		if (ret)
 			return ret;
 		c->nplace++;
@@ -434,6 +426,7 @@ static int pairs(struct peers_cmp *c)
 	c->pair_ratio = NAN;
 	c->pair_lo = NAN;
 	c->pair_hi = NAN;
+	c->pair_cover = NAN;
 	for (i = 0; i < o->n && i < p->n; i++)
 		if (!isnan(o->run[i].pps) && !isnan(p->run[i].pps))
 			x[n++] = o->run[i].pps / p->run[i].pps;
@@ -446,6 +439,7 @@ static int pairs(struct peers_cmp *c)
 	c->pair_ratio = st.median;
 	c->pair_lo = st.ci_lo;
 	c->pair_hi = st.ci_hi;
+	c->pair_cover = st.ci_coverage;
 	return 0;
 }
 
@@ -500,13 +494,13 @@ static void ci_text(char *buf, size_t len, double lo, double hi, int prec)
 		snprintf(buf, len, "95%% CI [%.*f, %.*f]", prec, lo, prec, hi);
 }
 
-struct rtt_buf {
+struct num_buf {
 	char s[24];
 };
 
-static struct rtt_buf rtt_text(double ns)
+static struct num_buf rtt_text(double ns)
 {
-	struct rtt_buf b;
+	struct num_buf b;
 
 	if (isnan(ns))
 		snprintf(b.s, sizeof(b.s), "-");
@@ -515,9 +509,9 @@ static struct rtt_buf rtt_text(double ns)
 	return b;
 }
 
-static struct rtt_buf mpps_text(double pps)
+static struct num_buf mpps_text(double pps)
 {
-	struct rtt_buf b;
+	struct num_buf b;
 
 	if (isnan(pps))
 		snprintf(b.s, sizeof(b.s), "-");
@@ -593,14 +587,16 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 			p->median / 1e6, c->ratio, rci, c->ns_diff, nci);
 		fprintf(f, "             %u + %u rated runs, %u + %u still disturbed after retries\n",
 			o->rated, p->rated, o->disturbed, p->disturbed);
-		if (c->npairs) {
-			ci_text(rci, sizeof(rci), c->pair_lo, c->pair_hi, 2);
-			fprintf(f, "             paired (run i of each side, taken one after the other): median ratio %.2f, %s, %u pairs\n",
-				c->pair_ratio, rci, c->npairs);
-		}
+		if (c->npairs && isnan(c->pair_lo))
+			fprintf(f, "             paired (run i of each side, taken one after the other): median ratio %.2f, no CI (fewer than 3 pairs), %u pairs\n",
+				c->pair_ratio, c->npairs);
+		else if (c->npairs)
+			fprintf(f, "             paired (run i of each side, taken one after the other): median ratio %.2f, CI [%.2f, %.2f] (covers %.1f%%), %u pairs\n",
+				c->pair_ratio, c->pair_lo, c->pair_hi,
+				100 * c->pair_cover, c->npairs);
 	}
 	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
-		fprintf(f, "             line round trip CPU 0-1, median: %s %s ns, %s %s ns\n",
+		fprintf(f, "             line round trip, median: %s %s ns, %s %s ns\n",
 			o->label, rtt_text(o->rtt).s, p->label,
 			rtt_text(p->rtt).s);
 	if (!c->skip[0] && c->nplace > 1)
@@ -706,6 +702,7 @@ static void json_cmp(struct json *j, const struct peers_cmp *c)
 	json_kv_double(j, "paired_ratio", c->pair_ratio);
 	json_kv_double(j, "paired_ratio_ci_lo", c->pair_lo);
 	json_kv_double(j, "paired_ratio_ci_hi", c->pair_hi);
+	json_kv_double(j, "paired_ratio_ci_coverage", c->pair_cover);
 	json_key(j, "placements");
 	json_begin_array(j);
 	for (i = 0; c->nplace > 1 && i < c->nplace; i++) {

@@ -36,7 +36,8 @@
  * over the runs (stats_boot_medians2(); 3 or more rated runs a side).
  * And the paired ratio: run i of ours against run i of the peer's, which
  * the script takes one after the other; the median of those ratios with
- * stats_summarize()'s 95% CI over the pairs.  A change of the host's speed
+ * stats_summarize()'s interval over the pairs, nominally 95%, and its exact
+ * coverage (below 95% with 3 to 5 pairs: lib/stats.h).  A change of the host's speed
  * between pairs (both sides' rates moving together) widens the CI of the
  * ratio of medians, not this one.
  * And each side's median line round trip (of its runs' before and after
@@ -94,6 +95,7 @@ struct peers_cmp {
 	double ns_diff, ns_diff_lo, ns_diff_hi;
 	unsigned int npairs;		/* pairs of rated runs */
 	double pair_ratio, pair_lo, pair_hi;	/* NaN where there is none */
+	double pair_cover;		/* the interval's exact coverage */
 	unsigned int nplace;		/* placements of its runs; 0: none known */
 	struct peers_place {
 		double rtt_lo, rtt_hi;	/* its runs' round trips, ns */

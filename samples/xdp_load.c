@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,28 +178,21 @@ static void take_rtt(const struct config *cfg, const char *when, double *ns)
 			a, b, when, strerror(-ret));
 }
 
-/* Did the host move a vCPU: the two round trips apart by more than allowed */
-static bool rtt_changed(const struct rtt *t, double max_change)
-{
-	double lo = fmin(t->before, t->after), hi = fmax(t->before, t->after);
-
-	if (isnan(t->before) || isnan(t->after) || lo <= 0)
-		return false;
-	return hi / lo - 1 > max_change;
-}
-
-static void rtt_field(FILE *f, double ns)
+/* A round trip as text: whole ns, or "-" when not taken */
+static const char *rtt_str(char *buf, size_t len, double ns)
 {
 	if (isnan(ns))
-		fprintf(f, "\t-");
+		snprintf(buf, len, "-");
 	else
-		fprintf(f, "\t%.0f", ns);
+		snprintf(buf, len, "%.0f", ns);
+	return buf;
 }
 
 static int report(const struct load_report *r, const struct rtt *t,
 		  const struct config *cfg)
 {
 	double steal = 0, secs = r->window_ns / 1e9;
+	char b0[24], b1[24];
 	FILE *f;
 	int c;
 
@@ -208,9 +202,11 @@ static int report(const struct load_report *r, const struct rtt *t,
 	fprintf(stderr, TOOL ": %.2f s: foreign load %.1f%% of a CPU, steal %.1f%%",
 		secs, 100 * r->worst_frac, 100 * steal);
 	if (!isnan(t->before) || !isnan(t->after))
-		fprintf(stderr, ", line round trip CPU %u-%u %.0f -> %.0f ns%s",
-			cfg->rtt_cpus.v[0], cfg->rtt_cpus.v[1], t->before,
-			t->after, t->changed ? " (the host moved a CPU)" : "");
+		fprintf(stderr, ", line round trip CPU %u-%u %s -> %s ns%s",
+			cfg->rtt_cpus.v[0], cfg->rtt_cpus.v[1],
+			rtt_str(b0, sizeof(b0), t->before),
+			rtt_str(b1, sizeof(b1), t->after),
+			t->changed ? " (the host moved a CPU)" : "");
 	fprintf(stderr, ": %s\n",
 		r->disturbed || t->changed ? "disturbed" : "quiet");
 	if (!cfg->record)
@@ -223,9 +219,8 @@ static int report(const struct load_report *r, const struct rtt *t,
 	}
 	fprintf(f, "%.4f\t%.4f\t%d\t%.3f", r->worst_frac, steal,
 		r->disturbed || t->changed, secs);
-	rtt_field(f, t->before);
-	rtt_field(f, t->after);
-	fprintf(f, "\n");
+	fprintf(f, "\t%s\t%s\n", rtt_str(b0, sizeof(b0), t->before),
+		rtt_str(b1, sizeof(b1), t->after));
 	if (fclose(f)) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
 			strerror(errno));
@@ -235,12 +230,13 @@ static int report(const struct load_report *r, const struct rtt *t,
 }
 
 /*
- * Two online CPUs; on a machine with one CPU there is no round trip to
- * take, and the default says nothing
+ * Two CPUs this process may run on; where the default's CPU 0 or 1 is not
+ * one (one CPU, or a cpuset without them) there is no round trip to take,
+ * and the default says nothing
  */
 static int check_rtt_cpus(struct config *cfg, bool given)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t mask;
 	unsigned int i;
 
 	if (cfg->no_rtt)
@@ -250,14 +246,19 @@ static int check_rtt_cpus(struct config *cfg, bool given)
 			cfg->rtt_cpus.n);
 		return -EINVAL;
 	}
+	if (sched_getaffinity(0, sizeof(mask), &mask)) {
+		fprintf(stderr, TOOL ": sched_getaffinity: %s\n", strerror(errno));
+		return -errno;
+	}
 	for (i = 0; i < 2; i++)
-		if ((long)cfg->rtt_cpus.v[i] >= n) {
+		if (cfg->rtt_cpus.v[i] >= CPU_SETSIZE ||
+		    !CPU_ISSET(cfg->rtt_cpus.v[i], &mask)) {
 			if (!given) {
 				cfg->no_rtt = true;
 				return 0;
 			}
-			fprintf(stderr, TOOL ": --rtt-cpus: CPU %u is not online (0..%ld)\n",
-				cfg->rtt_cpus.v[i], n - 1);
+			fprintf(stderr, TOOL ": --rtt-cpus: CPU %u is not online or not one this process may run on\n",
+				cfg->rtt_cpus.v[i]);
 			return -EINVAL;
 		}
 	return 0;
@@ -298,10 +299,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* the run's sockets and pages are freed in deferred work: let it end */
-	if (!cfg.no_rtt)
+	t.after = NAN;
+	if (!cfg.no_rtt && !stop_sig) {
 		usleep(RTT_SETTLE_MS * 1000);
-	take_rtt(&cfg, "after", &t.after);
-	t.changed = rtt_changed(&t, cfg.max_rtt_change);
+		take_rtt(&cfg, "after", &t.after);
+	}
+	t.changed = line_rtt_moved(t.before, t.after, cfg.max_rtt_change);
 	load_check(&s[0], &s[1], th, nth, cfg.max_foreign, &r);
 	if (report(&r, &t, &cfg))
 		ret = ret ?: 1;

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "cpustat.h"
@@ -144,6 +143,7 @@ TEST(summary)
 	EXPECT_GE(c->pair_hi, c->pair_ratio);
 	EXPECT_GE(c->pair_lo, 3.80 / 4.10 - 1e-12);
 	EXPECT_LE(c->pair_hi, 3.87 / 4.12 + 1e-12);
+	EXPECT_EQ(0.875, c->pair_cover);	/* 1 - 2^(1 - 4) */
 
 	c = &b->part[0].cmp[1];
 	EXPECT_STREQ("xdpsock has no poll mode", c->skip);
@@ -285,7 +285,8 @@ static const char rtt_records[] =
 	"run\tpeer\t5400000\t0\t0\t0\t0\t87\t99\n"
 	"cmp\tnear\txdpsock\txdp-bench xsk-drop\n"
 	"run\tours\t3800000\t0\t0\t0\t0\t400\t400\n"
-	"run\tpeer\t4100000\t0\t0\t0\t0\t490\t500\n";
+	"run\tpeer\t4100000\t0\t0\t0\t0\t490\t500\n"
+	"run\tours\t3900000\t0\t0\t0\t0\t400\t400\n";
 
 TEST(rtt)
 {
@@ -326,17 +327,21 @@ TEST(rtt)
 	EXPECT_EQ(3450000, p->median[PEERS_PEER]);
 	EXPECT_TRUE(isnan(p->ratio_lo));
 	EXPECT_EQ(1U, b->part[0].cmp[1].nplace);
+	/* ours' second run has no peer run to pair with */
+	EXPECT_EQ(1U, b->part[0].cmp[1].npairs);
+	EXPECT_LT(fabs(b->part[0].cmp[1].pair_ratio - 3.8 / 4.1), 1e-12);
 
 	f = open_memstream(&text, &len);
 	ASSERT_NE(NULL, f);
 	peers_print_text(b, f);
 	fclose(f);
-	EXPECT_NE(NULL, strstr(text, "line round trip CPU 0-1, median: xdpsock 155 ns"));
+	EXPECT_NE(NULL, strstr(text, "line round trip, median: xdpsock 155 ns"));
 	EXPECT_NE(NULL, strstr(text, "the runs had 2 placements of the vCPUs"));
 	EXPECT_NE(NULL, strstr(text, "85-90 ns: xdpsock 6.100 Mpps (3 runs), xdp-bench xsk-drop 5.500 Mpps (3 runs): ratio 1.11, 95% CI ["));
 	EXPECT_NE(NULL, strstr(text, "400-420 ns: xdpsock 3.850 Mpps (2 runs), xdp-bench xsk-drop 3.450 Mpps (2 runs): ratio 1.12, no CI"));
 	EXPECT_NE(NULL, strstr(text, " 3.900 (0%, 420/-)"));
 	EXPECT_EQ(NULL, strstr(strstr(text, "near"), "placements"));
+	EXPECT_NE(NULL, strstr(text, "no CI (fewer than 3 pairs), 1 pairs"));
 	free(text);
 
 	text = NULL;
@@ -380,9 +385,9 @@ TEST(line_round_trip)
 	cpu_set_t before, after;
 	double ns = -1;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP(return, "one CPU: no round trip");
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(before), &before));
+	if (!CPU_ISSET(0, &before) || !CPU_ISSET(1, &before))
+		SKIP(return, "CPUs 0 and 1 are not both ours: no round trip");
 	ASSERT_EQ(0, line_rtt(0, 1, 200, &ns));
 	EXPECT_GT(ns, 1);
 	EXPECT_LT(ns, 100000);
@@ -391,6 +396,25 @@ TEST(line_round_trip)
 	EXPECT_EQ(-EINVAL, line_rtt(1, 1, 200, &ns));
 	EXPECT_EQ(-EINVAL, line_rtt(0, 4095, 200, &ns));
 	EXPECT_EQ(-EINVAL, line_rtt(0, 1, 0, &ns));
+	EXPECT_EQ(-EINVAL, line_rtt(0, 1, LINE_RTT_MAX_ROUNDS + 1, &ns));
+}
+
+/*
+ * xdp_load's verdict on a run's two round trips: moved when one is more
+ * than (1 + max_change) times the other, in either order; not when one is
+ * missing.  86 -> 161 ns (a quick placement's spread on 2026-12-04) is no
+ * move at the default 1; 86 -> 400 is.
+ */
+TEST(rtt_moved)
+{
+	EXPECT_FALSE(line_rtt_moved(86, 161, 1));
+	EXPECT_TRUE(line_rtt_moved(86, 400, 1));
+	EXPECT_TRUE(line_rtt_moved(400, 86, 1));
+	EXPECT_FALSE(line_rtt_moved(NAN, 400, 1));
+	EXPECT_FALSE(line_rtt_moved(400, NAN, 1));
+	EXPECT_TRUE(line_rtt_moved(400, 600, 0.25));
+	EXPECT_FALSE(line_rtt_moved(400, 480, 0.25));
+	EXPECT_FALSE(line_rtt_moved(400, 400, 0));
 }
 
 /*
