@@ -36,6 +36,7 @@
 
 #define SWEEP_MAX_REPEAT	OPTS_REPEAT_MAX
 #define SWEEP_MAX_RETRIES	2	/* a disturbed run is redone this often */
+#define SWEEP_RTT_MOVED		1	/* line_rtt_moved()'s max_change */
 #define SWEEP_WARMUP_TRIES	20	/* counted warm-up runs until one loses none */
 #define SWEEP_STACK_MAX_SIZE	1514	/* the receive stacks' largest frame */
 
@@ -92,6 +93,13 @@ struct sweep_cfg {
 struct sweep_run {
 	bool ok;
 	int retries;
+	/*
+	 * The line round trip between CPUs 0 and 1 just before and after the
+	 * run (lib/line_rtt.h), ns; NaN: not taken.  A run one of whose
+	 * figures is more than twice the other saw the host move a vCPU and
+	 * counts as disturbed.
+	 */
+	double rtt_before, rtt_after;
 	char err[ERR_LEN];
 	union {
 		struct rxq_result xdp;	/* an XDP action's point */

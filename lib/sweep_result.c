@@ -217,6 +217,8 @@ static void runs_json(struct json *j, const struct sweep_cfg *cfg,
 		json_kv_bool(j, "disturbed", p->stk ? r->stk.disturbed :
 			     r->xdp.disturbed);
 		json_kv_u64(j, "retries", r->retries);
+		json_kv_double(j, "rtt_before_ns", r->rtt_before);
+		json_kv_double(j, "rtt_after_ns", r->rtt_after);
 		json_end_object(j);
 	}
 	json_end_array(j);

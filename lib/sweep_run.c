@@ -3,7 +3,9 @@
  * The sweep's runner (lib/sweep.h): every point set up, then measured in
  * rounds, each point once per round (interleaved, so that slow drift spreads
  * over every point alike), A/B as ABBA ABBA...; a disturbed run is redone
- * up to SWEEP_MAX_RETRIES times.  On a device pair, one point after the
+ * up to SWEEP_MAX_RETRIES times.  Every run carries the line round trip
+ * between CPUs 0 and 1 before and after it (lib/line_rtt.h): a run during
+ * which the host moved a vCPU is disturbed too.  On a device pair, one point after the
  * other.  Progress on stderr.
  */
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "line_rtt.h"
 #include "measure.h"
 #include "profile.h"
 #include "sweep.h"
@@ -84,6 +87,14 @@ static int measure(const struct sweep_cfg *c, struct sweep_point *p,
 	return p->be->run(c, p, run);
 }
 
+/* The round trip between CPUs 0 and 1; NaN where it cannot be taken */
+static double take_rtt(void)
+{
+	double ns;
+
+	return line_rtt(0, 1, LINE_RTT_ROUNDS, &ns) ? NAN : ns;
+}
+
 /* Run rep of a point, redone when disturbed, with its progress line */
 static void round_of(const struct sweep_cfg *c, struct sweep_point *p,
 		     unsigned int rep, const char *side, struct progress *pr)
@@ -93,7 +104,16 @@ static void round_of(const struct sweep_cfg *c, struct sweep_point *p,
 	char tag[16];
 
 	do {
+		run->rtt_before = take_rtt();
 		run->ok = !measure(c, p, run);
+		run->rtt_after = take_rtt();
+		if (run->ok && line_rtt_moved(run->rtt_before, run->rtt_after,
+					      SWEEP_RTT_MOVED)) {
+			if (p->stk)
+				run->stk.disturbed = true;
+			else
+				run->xdp.disturbed = true;
+		}
 		if (run->ok)
 			p->be->fig(c, run, &f);
 	} while (run->ok && f.disturbed && run->retries++ < SWEEP_MAX_RETRIES);

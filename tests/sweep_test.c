@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,12 @@ TEST_F(sweep, json_valid_and_complete)
 	};
 	struct sweep_doc d;
 	char out[4096], key[64];
-	size_t i;
+	bool two_cpus;
+	cpu_set_t mask;
+	size_t i, k;
 
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mask), &mask));
+	two_cpus = CPU_ISSET(0, &mask) && CPU_ISSET(1, &mask);
 	ASSERT_EQ(0, access(self->json, R_OK)) TH_LOG("last line: %s", self->json);
 	ASSERT_EQ(0, strncmp(self->json, self->dir, strlen(self->dir)));
 	ASSERT_EQ(0, load_result(self->json, &d, out, sizeof(out))) TH_LOG("%s", out);
@@ -126,6 +131,13 @@ TEST_F(sweep, json_valid_and_complete)
 		EXPECT_LT(0, jt_num(p, "ns_per_pkt.median")) TH_LOG("%s", key);
 		EXPECT_EQ(64, jt_num(p, "size"));
 		EXPECT_EQ(1, jt_num(p, "flows"));
+		/* every run's line round trip, where CPUs 0 and 1 are ours */
+		for (k = 0; two_cpus && k < 3; k++) {
+			const struct jr_value *r = jr_at(jr_get(p, "runs"), k);
+
+			EXPECT_LT(0, jr_num(jr_get(r, "rtt_before_ns"))) TH_LOG("%s", key);
+			EXPECT_LT(0, jr_num(jr_get(r, "rtt_after_ns"))) TH_LOG("%s", key);
+		}
 	}
 	EXPECT_EQ(3, jt_num(d.opts, "repeat"));
 	sweep_doc_free(&d);
