@@ -19,6 +19,7 @@
 #define WIDTH		72	/* the text pastes into a mail reply */
 #define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */
 #define MAX_DIFFS	16
+#define CMP_RTT_APART	2	/* placements: one round trip twice the other */
 
 struct diff {
 	const char *field;
@@ -62,6 +63,7 @@ struct cmp {
 	const struct jr_value **only_a, **only_b;
 	size_t na, nb;
 	unsigned int expect_rows[CMP_MAX_EXPECT]; /* rows each rule matched */
+	double rtt_a, rtt_b;	/* doc_rtt() of A and B */
 };
 
 static void add_diff(struct diff *d, unsigned int *n, const char *field,
@@ -433,6 +435,68 @@ static void count(struct cmp_verdict *v, enum judgement j)
 }
 
 /* Both sides' kernels and what was measured alike, or not */
+/*
+ * The median of the runs' line round trips (rtt_before_ns, rtt_after_ns)
+ * over every point and stack row; NaN: none (an older result, or CPUs 0
+ * and 1 not both the sweep's)
+ */
+static double doc_rtt(const struct sweep_doc *d)
+{
+	static const char *const key[] = { "rtt_before_ns", "rtt_after_ns" };
+	size_t i, k, n = 0, cap = 0;
+	double *x = NULL, m;
+
+	for (i = 0; i < d->nitems; i++) {
+		const struct jr_value *runs = jr_get(d->items[i].v, "runs");
+
+		for (k = 0; k < 2 * jr_len(runs); k++) {
+			double v = jr_num(jr_get(jr_at(runs, k / 2), key[k % 2]));
+			double *nx;
+
+			if (!(v > 0))
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				nx = realloc(x, cap * sizeof(*x));
+				if (!nx) {
+					free(x);
+					return NAN;
+				}
+				x = nx;
+			}
+			x[n++] = v;
+		}
+	}
+	m = n ? stats_median(x, n) : NAN;
+	free(x);
+	return m;
+}
+
+/* A's and B's placements of the vCPUs: more than CMP_RTT_APART apart */
+static bool rtt_apart(double a, double b)
+{
+	return a > 0 && b > 0 && fmax(a, b) > CMP_RTT_APART * fmin(a, b);
+}
+
+static void text_placement(const struct cmp *c)
+{
+	static const char *const apart[] = {
+		"A and B ran with the host's vCPUs placed differently",
+		"(round trips more than twice apart): rows whose",
+		"path crosses CPUs compare two machines",
+	};
+	char s1[96], s2[64];
+	const char *seg[2] = { s1, s2 };
+
+	if (isnan(c->rtt_a) && isnan(c->rtt_b))
+		return;
+	snprintf(s1, sizeof(s1), "placement: line round trip CPU 0-1, runs' median:");
+	snprintf(s2, sizeof(s2), "A %.0f ns, B %.0f ns", c->rtt_a, c->rtt_b);
+	wrap(stdout, 0, 2, seg, 2);
+	if (rtt_apart(c->rtt_a, c->rtt_b))
+		wrap(stdout, 2, 2, apart, 3);
+}
+
 static void text_header(const struct cmp *c)
 {
 	const struct sweep_doc *a = &c->a, *b = &c->b;
@@ -479,6 +543,7 @@ static void text_header(const struct cmp *c)
 	seg[4] = s5;
 	seg[5] = s6;
 	wrap(stdout, 0, 5, seg, 6);
+	text_placement(c);
 	if (nd) {
 		printf("NOT ALIKE, compared anyway (--force); B differs from A in:\n");
 		for (i = 0; i < nd; i++) {
@@ -711,6 +776,9 @@ static int json_report(const struct cmp *c, const struct cmp_verdict *v)
 	json_kv_string(&j, "ci", "CI of mean(B) - mean(A) of the runs' ns_per_pkt, Welch's t");
 	json_kv_double(&j, "ci_level", c->o->level);
 	json_kv_bool(&j, "forced", nd > 0);
+	json_kv_double(&j, "rtt_median_ns_a", c->rtt_a);
+	json_kv_double(&j, "rtt_median_ns_b", c->rtt_b);
+	json_kv_bool(&j, "placements_differ", rtt_apart(c->rtt_a, c->rtt_b));
 	json_key(&j, "differences");
 	json_begin_array(&j);
 	for (i = 0; i < nd; i++) {
@@ -861,6 +929,8 @@ int cmp_files(const char *a, const char *b, const struct cmp_opts *o,
 	if (ret)
 		goto out;
 	c.nd = guard(&c.a, &c.b, c.d);
+	c.rtt_a = doc_rtt(&c.a);
+	c.rtt_b = doc_rtt(&c.b);
 	c.insns = !strcmp(c.a.unit, "insns");
 	c.driver = c.a.driver;
 	if (c.nd && !o->force) {

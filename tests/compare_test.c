@@ -64,12 +64,13 @@ struct env {
 	int repeat;
 	const char *unit;	/* options.cost_unit, if any */
 	const char *driver;	/* a NIC pair's (options.devs), if any */
+	double rtt;		/* the runs' line round trips, ns; 0: none */
 };
 
 static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 5,
-				  NULL, NULL };
+				  NULL, NULL, 0 };
 static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 5,
-				  NULL, NULL };
+				  NULL, NULL, 0 };
 
 /* A result's first members, up to and with the opening of "points" */
 static void write_head(FILE *f, const struct env *e)
@@ -104,9 +105,15 @@ static int write_sweep(const char *path, const struct env *e,
 		fprintf(f, "%s\n  {\"action\": \"%s\", \"mode\": \"%s\", \"size\": %d, \"flows\": %d,\n"
 			"   \"runs\": [", i ? "," : "", pts[i].action,
 			pts[i].mode, pts[i].size, pts[i].flows);
-		for (k = 0; k < 5; k++)
-			fprintf(f, "%s\n    {\"ok\": true, \"ns_per_pkt\": %g, \"pps\": %.17g}",
+		for (k = 0; k < 5; k++) {
+			fprintf(f, "%s\n    {\"ok\": true, \"ns_per_pkt\": %g, \"pps\": %.17g",
 				k ? "," : "", pts[i].ns[k], 1e9 / pts[i].ns[k]);
+			/* round trips around e->rtt: k - 2 ns off, before and after */
+			if (e->rtt > 0)
+				fprintf(f, ", \"rtt_before_ns\": %g, \"rtt_after_ns\": %g",
+					e->rtt + k - 2, e->rtt - k + 2);
+			fprintf(f, "}");
+		}
 		if (pts[i].failed_run)
 			fprintf(f, ",\n    {\"ok\": false, \"error\": \"e\", \"ns_per_pkt\": 1e6, \"pps\": 1}");
 		fprintf(f, "]}");
@@ -1093,6 +1100,51 @@ TEST_F(cmp, expect_bad_rule)
 		EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s: %s", bad[i], self->out);
 	}
 	EXPECT_EQ(2, expect(self, "--floor -1 --expect +1")) TH_LOG("%s", self->out);
+}
+
+/*
+ * The placement of the vCPUs (the runs' line round trips): A at 400 ns and
+ * B at 90 are more than twice apart: said, in the text and the JSON, and
+ * still compared; 400 against 420 is one placement: the medians, no
+ * warning; results without round trips: no placement line at all.
+ */
+TEST_F(cmp, placement)
+{
+	struct env ea = env_a, eb = env_b;
+	struct jr_value *d;
+	char args[512];
+
+	ea.rtt = 400;
+	eb.rtt = 90;
+	ASSERT_EQ(0, write_sweep(self->a, &ea, pts_a));
+	ASSERT_EQ(0, write_sweep(self->b, &eb, pts_b));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "placement: line round trip CPU 0-1, runs' median: A 400 ns, B 90 ns\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  A and B ran with the host's vCPUs placed differently\n")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "XDP_DROP native 64B 1 flow"));
+	ASSERT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(400, jt_num(d, "rtt_median_ns_a"));
+	EXPECT_EQ(90, jt_num(d, "rtt_median_ns_b"));
+	EXPECT_EQ(1, jt_bool(d, "placements_differ"));
+	jr_free(d);
+
+	eb.rtt = 420;
+	ASSERT_EQ(0, write_sweep(self->b, &eb, pts_b));
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "A 400 ns, B 420 ns\n")) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "placed differently"));
+
+	ASSERT_EQ(0, write_sweep(self->a, &env_a, pts_a));
+	ASSERT_EQ(0, write_sweep(self->b, &env_b, pts_b));
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "placement:"));
+	ASSERT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(0, jt_bool(d, "placements_differ"));
+	jr_free(d);
 }
 
 TEST_HARNESS_MAIN
