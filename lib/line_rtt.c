@@ -4,10 +4,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <time.h>
 #include <linux/types.h>
 
 #include "line_rtt.h"
+#include "measure.h"
 
 struct rtt_line {
 	unsigned int v __attribute__((aligned(64)));
@@ -20,14 +20,6 @@ struct rtt_echo {
 	unsigned long total;	/* rounds to answer */
 	int cpu;
 };
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static int pin(pthread_t t, int cpu)
 {
@@ -76,11 +68,24 @@ static int ping(struct rtt_line *l, unsigned int odd)
 		if (++spins % 4096)
 			continue;
 		if (!t0)
-			t0 = now_ns();
-		else if (now_ns() - t0 > LINE_RTT_TIMEOUT_MS * 1000000ull)
+			t0 = mono_ns();
+		else if (mono_ns() - t0 > LINE_RTT_TIMEOUT_MS * 1000000ull)
 			return -ETIMEDOUT;
 	}
 	return 0;
+}
+
+static bool in_mask(const cpu_set_t *mask, int cpu)
+{
+	return cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, mask);
+}
+
+bool line_rtt_cpu_ok(int cpu)
+{
+	cpu_set_t mask;
+
+	return !sched_getaffinity(0, sizeof(mask), &mask) &&
+	       in_mask(&mask, cpu);
 }
 
 int line_rtt(int a, int b, unsigned int rounds, double *ns)
@@ -93,12 +98,11 @@ int line_rtt(int a, int b, unsigned int rounds, double *ns)
 	pthread_t t;
 	int ret;
 
-	if (a == b || a < 0 || b < 0 || a >= CPU_SETSIZE || b >= CPU_SETSIZE ||
-	    !rounds || rounds > LINE_RTT_MAX_ROUNDS)
+	if (!rounds || rounds > LINE_RTT_MAX_ROUNDS)
 		return -EINVAL;
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
-	if (!CPU_ISSET(a, &saved) || !CPU_ISSET(b, &saved))
+	if (a == b || !in_mask(&saved, a) || !in_mask(&saved, b))
 		return -EINVAL;
 	l = aligned_alloc(64, sizeof(*l));
 	if (!l)
@@ -116,12 +120,12 @@ int line_rtt(int a, int b, unsigned int rounds, double *ns)
 	if (ret)
 		goto out_restore;
 	for (k = 0; k <= LINE_RTT_BLOCKS && !ret; k++) {
-		__u64 t0 = now_ns();
+		__u64 t0 = mono_ns();
 
 		for (i = 0; i < rounds && !ret; i++, seq += 2)
 			ret = ping(l, seq);
 		if (k)
-			block[k - 1] = (double)(now_ns() - t0) / rounds;
+			block[k - 1] = (double)(mono_ns() - t0) / rounds;
 	}
 	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);

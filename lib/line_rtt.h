@@ -13,7 +13,7 @@
  * The measurement: one thread on each CPU, one 64-byte-aligned word; A
  * writes an odd number, B answers with the next even one, ROUNDS times a
  * block; a block of warm-up, then LINE_RTT_BLOCKS blocks timed with
- * CLOCK_MONOTONIC, the quickest block's time per round trip returned (an
+ * mono_ns() (lib/measure.h), the quickest block's time per round trip returned (an
  * interrupt or a preemption only lengthens a block).  About ROUNDS x
  * (LINE_RTT_BLOCKS + 1) x 0.1-0.5 us.
  */
@@ -26,6 +26,12 @@
 #define LINE_RTT_MAX_ROUNDS	1000000
 #define LINE_RTT_BLOCKS		5
 #define LINE_RTT_TIMEOUT_MS	1000	/* B did not answer: the CPU is busy */
+/*
+ * line_rtt_moved()'s max_change wherever the project judges placements
+ * (xdp_load's default, the sweep's runs, xdp_peers' split, xdp_compare):
+ * one round trip more than twice the other
+ */
+#define LINE_RTT_MOVED		1
 
 /*
  * The quickest block's ns per round trip between CPUs a and b into *ns.
@@ -38,6 +44,9 @@
  * runs once.
  */
 int line_rtt(int a, int b, unsigned int rounds, double *ns);
+
+/* Is cpu one that line_rtt() can run on: in the caller's CPU mask */
+bool line_rtt_cpu_ok(int cpu);
 
 /*
  * Did the host move a vCPU between two round trips: one more than

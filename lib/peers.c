@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "line_rtt.h"
 #include "peers.h"
 #include "stats.h"
 
@@ -382,7 +383,7 @@ static int place_figures(const struct peers_cmp *c, struct peers_place *pl)
 
 /*
  * The rated runs with a round trip, by placement: their placements sorted,
- * split where one is more than PEERS_RTT_APART times the one before (a
+ * split where one is more than twice the one before (LINE_RTT_MOVED; a
  * gradual spread with no such gap stays one placement)
  */
 static int placements(struct peers_cmp *c)
@@ -400,8 +401,9 @@ static int placements(struct peers_cmp *c)
 	for (i = 0, start = 0; i < n; i++) {
 		struct peers_place *pl = &c->place[c->nplace];
 
-		if (i + 1 < n && (v[i + 1] <= PEERS_RTT_APART * v[i] ||
-				  c->nplace + 1 == PEERS_MAX_PLACES))
+		if (i + 1 < n &&
+		    (!line_rtt_moved(v[i], v[i + 1], LINE_RTT_MOVED) ||
+		     c->nplace + 1 == PEERS_MAX_PLACES))
 			continue;
 		pl->rtt_lo = v[start];
 		pl->rtt_hi = v[i];
@@ -498,26 +500,26 @@ struct num_buf {
 	char s[24];
 };
 
-static struct num_buf rtt_text(double ns)
+/* v with prec decimals, or "-" for NaN */
+static struct num_buf num_text(double v, int prec)
 {
 	struct num_buf b;
 
-	if (isnan(ns))
+	if (isnan(v))
 		snprintf(b.s, sizeof(b.s), "-");
 	else
-		snprintf(b.s, sizeof(b.s), "%.0f", ns);
+		snprintf(b.s, sizeof(b.s), "%.*f", prec, v);
 	return b;
+}
+
+static struct num_buf rtt_text(double ns)
+{
+	return num_text(ns, 0);
 }
 
 static struct num_buf mpps_text(double pps)
 {
-	struct num_buf b;
-
-	if (isnan(pps))
-		snprintf(b.s, sizeof(b.s), "-");
-	else
-		snprintf(b.s, sizeof(b.s), "%.3f", pps / 1e6);
-	return b;
+	return num_text(pps / 1e6, 3);
 }
 
 static void print_side_runs(const struct peers_side *sd, FILE *f)

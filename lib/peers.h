@@ -43,7 +43,7 @@
  * And each side's median line round trip (of its runs' before and after
  * figures), and the runs by placement: a run's placement is the lower of
  * its two round trips; sorted, the runs of both sides split where one is
- * more than PEERS_RTT_APART times the one before it.  With more than one
+ * more than twice the one before it (line_rtt_moved(), LINE_RTT_MOVED).  With more than one
  * placement the report gives each one's medians and ratio as well: a
  * ratio over runs in different placements compares two machines.
  */
@@ -62,7 +62,6 @@
 #define PEERS_MAX_RUNS		100	/* a side's */
 #define PEERS_TEXT		256
 #define PEERS_CMD		1024
-#define PEERS_RTT_APART		2	/* a placement's round trip to the next's */
 #define PEERS_MAX_PLACES	4	/* a comparison's; more go into the last */
 
 enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };

@@ -36,7 +36,6 @@
 
 #define SWEEP_MAX_REPEAT	OPTS_REPEAT_MAX
 #define SWEEP_MAX_RETRIES	2	/* a disturbed run is redone this often */
-#define SWEEP_RTT_MOVED		1	/* line_rtt_moved()'s max_change */
 #define SWEEP_WARMUP_TRIES	20	/* counted warm-up runs until one loses none */
 #define SWEEP_STACK_MAX_SIZE	1514	/* the receive stacks' largest frame */
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "line_rtt.h"
 #include "stats.h"
 #include "sweep_compare.h"
 #include "sweep_result.h"
@@ -19,7 +20,6 @@
 #define WIDTH		72	/* the text pastes into a mail reply */
 #define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */
 #define MAX_DIFFS	16
-#define CMP_RTT_APART	2	/* placements: one round trip twice the other */
 
 struct diff {
 	const char *field;
@@ -472,12 +472,6 @@ static double doc_rtt(const struct sweep_doc *d)
 	return m;
 }
 
-/* A's and B's placements of the vCPUs: more than CMP_RTT_APART apart */
-static bool rtt_apart(double a, double b)
-{
-	return a > 0 && b > 0 && fmax(a, b) > CMP_RTT_APART * fmin(a, b);
-}
-
 static void text_placement(const struct cmp *c)
 {
 	static const char *const apart[] = {
@@ -493,7 +487,7 @@ static void text_placement(const struct cmp *c)
 	snprintf(s1, sizeof(s1), "placement: line round trip CPU 0-1, runs' median:");
 	snprintf(s2, sizeof(s2), "A %.0f ns, B %.0f ns", c->rtt_a, c->rtt_b);
 	wrap(stdout, 0, 2, seg, 2);
-	if (rtt_apart(c->rtt_a, c->rtt_b))
+	if (line_rtt_moved(c->rtt_a, c->rtt_b, LINE_RTT_MOVED))
 		wrap(stdout, 2, 2, apart, 3);
 }
 
@@ -778,7 +772,8 @@ static int json_report(const struct cmp *c, const struct cmp_verdict *v)
 	json_kv_bool(&j, "forced", nd > 0);
 	json_kv_double(&j, "rtt_median_ns_a", c->rtt_a);
 	json_kv_double(&j, "rtt_median_ns_b", c->rtt_b);
-	json_kv_bool(&j, "placements_differ", rtt_apart(c->rtt_a, c->rtt_b));
+	json_kv_bool(&j, "placements_differ",
+		     line_rtt_moved(c->rtt_a, c->rtt_b, LINE_RTT_MOVED));
 	json_key(&j, "differences");
 	json_begin_array(&j);
 	for (i = 0; i < nd; i++) {

@@ -108,7 +108,7 @@ static void round_of(const struct sweep_cfg *c, struct sweep_point *p,
 		run->ok = !measure(c, p, run);
 		run->rtt_after = take_rtt();
 		if (run->ok && line_rtt_moved(run->rtt_before, run->rtt_after,
-					      SWEEP_RTT_MOVED)) {
+					      LINE_RTT_MOVED)) {
 			if (p->stk)
 				run->stk.disturbed = true;
 			else

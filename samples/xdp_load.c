@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +53,6 @@ struct config {
 /* A line round trip before and after COMMAND; NaN: not taken */
 struct rtt {
 	double before, after;
-	bool changed;
 };
 
 #define ABOUT \
@@ -192,6 +190,7 @@ static int report(const struct load_report *r, const struct rtt *t,
 		  const struct config *cfg)
 {
 	double steal = 0, secs = r->window_ns / 1e9;
+	bool moved = line_rtt_moved(t->before, t->after, cfg->max_rtt_change);
 	char b0[24], b1[24];
 	FILE *f;
 	int c;
@@ -206,9 +205,8 @@ static int report(const struct load_report *r, const struct rtt *t,
 			cfg->rtt_cpus.v[0], cfg->rtt_cpus.v[1],
 			rtt_str(b0, sizeof(b0), t->before),
 			rtt_str(b1, sizeof(b1), t->after),
-			t->changed ? " (the host moved a CPU)" : "");
-	fprintf(stderr, ": %s\n",
-		r->disturbed || t->changed ? "disturbed" : "quiet");
+			moved ? " (the host moved a CPU)" : "");
+	fprintf(stderr, ": %s\n", r->disturbed || moved ? "disturbed" : "quiet");
 	if (!cfg->record)
 		return 0;
 	f = fopen(cfg->record, "we");
@@ -218,7 +216,7 @@ static int report(const struct load_report *r, const struct rtt *t,
 		return 1;
 	}
 	fprintf(f, "%.4f\t%.4f\t%d\t%.3f", r->worst_frac, steal,
-		r->disturbed || t->changed, secs);
+		r->disturbed || moved, secs);
 	fprintf(f, "\t%s\t%s\n", rtt_str(b0, sizeof(b0), t->before),
 		rtt_str(b1, sizeof(b1), t->after));
 	if (fclose(f)) {
@@ -236,7 +234,6 @@ static int report(const struct load_report *r, const struct rtt *t,
  */
 static int check_rtt_cpus(struct config *cfg, bool given)
 {
-	cpu_set_t mask;
 	unsigned int i;
 
 	if (cfg->no_rtt)
@@ -246,13 +243,8 @@ static int check_rtt_cpus(struct config *cfg, bool given)
 			cfg->rtt_cpus.n);
 		return -EINVAL;
 	}
-	if (sched_getaffinity(0, sizeof(mask), &mask)) {
-		fprintf(stderr, TOOL ": sched_getaffinity: %s\n", strerror(errno));
-		return -errno;
-	}
 	for (i = 0; i < 2; i++)
-		if (cfg->rtt_cpus.v[i] >= CPU_SETSIZE ||
-		    !CPU_ISSET(cfg->rtt_cpus.v[i], &mask)) {
+		if (!line_rtt_cpu_ok(cfg->rtt_cpus.v[i])) {
 			if (!given) {
 				cfg->no_rtt = true;
 				return 0;
@@ -266,7 +258,8 @@ static int check_rtt_cpus(struct config *cfg, bool given)
 
 int main(int argc, char **argv)
 {
-	struct config cfg = { .max_foreign = 0.05, .max_rtt_change = 1,
+	struct config cfg = { .max_foreign = 0.05,
+			      .max_rtt_change = LINE_RTT_MOVED,
 			      .rtt_cpus = { .n = 2, .v = { 0, 1 } } };
 	struct load_thread th[LOAD_MAX_THREADS];
 	struct load_snap *s = calloc(2, sizeof(*s));
@@ -304,7 +297,6 @@ int main(int argc, char **argv)
 		usleep(RTT_SETTLE_MS * 1000);
 		take_rtt(&cfg, "after", &t.after);
 	}
-	t.changed = line_rtt_moved(t.before, t.after, cfg.max_rtt_change);
 	load_check(&s[0], &s[1], th, nth, cfg.max_foreign, &r);
 	if (report(&r, &t, &cfg))
 		ret = ret ?: 1;

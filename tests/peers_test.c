@@ -73,6 +73,29 @@ static int read_str(struct peers_bench *b, const char *text, char *err)
 	return ret;
 }
 
+/*
+ * What peers_print_json() (json) or peers_print_text() writes, in a string
+ * the caller frees, its length in *len; NULL when it failed
+ */
+static char *printed(const struct peers_bench *b, bool json, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	int ret = 0;
+
+	if (!f)
+		return NULL;
+	if (json)
+		ret = peers_print_json(b, f);
+	else
+		peers_print_text(b, f);
+	if (fclose(f) || ret) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 static double ratio(double a, double b)
 {
 	return a / b;
@@ -167,15 +190,12 @@ TEST(json)
 	struct jr_value *doc = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f;
 
 	ASSERT_NE(NULL, b);
 	ASSERT_EQ(0, read_str(b, records, err)) TH_LOG("%s", err);
 	ASSERT_EQ(0, peers_summarize(b));
-	f = open_memstream(&text, &len);
-	ASSERT_NE(NULL, f);
-	ASSERT_EQ(0, peers_print_json(b, f));
-	fclose(f);
+	text = printed(b, true, &len);
+	ASSERT_NE(NULL, text);
 	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
 
 	EXPECT_STREQ("bench-peers/1", jr_str(jr_get(doc, "schema")));
@@ -298,7 +318,6 @@ TEST(rtt)
 	const struct peers_cmp *k;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f;
 
 	ASSERT_NE(NULL, b);
 	ASSERT_EQ(0, read_str(b, rtt_records, err)) TH_LOG("%s", err);
@@ -331,10 +350,8 @@ TEST(rtt)
 	EXPECT_EQ(1U, b->part[0].cmp[1].npairs);
 	EXPECT_LT(fabs(b->part[0].cmp[1].pair_ratio - 3.8 / 4.1), 1e-12);
 
-	f = open_memstream(&text, &len);
-	ASSERT_NE(NULL, f);
-	peers_print_text(b, f);
-	fclose(f);
+	text = printed(b, false, &len);
+	ASSERT_NE(NULL, text);
 	EXPECT_NE(NULL, strstr(text, "line round trip, median: xdpsock 155 ns"));
 	EXPECT_NE(NULL, strstr(text, "the runs had 2 placements of the vCPUs"));
 	EXPECT_NE(NULL, strstr(text, "85-90 ns: xdpsock 6.100 Mpps (3 runs), xdp-bench xsk-drop 5.500 Mpps (3 runs): ratio 1.11, 95% CI ["));
@@ -344,11 +361,8 @@ TEST(rtt)
 	EXPECT_NE(NULL, strstr(text, "no CI (fewer than 3 pairs), 1 pairs"));
 	free(text);
 
-	text = NULL;
-	f = open_memstream(&text, &len);
-	ASSERT_NE(NULL, f);
-	ASSERT_EQ(0, peers_print_json(b, f));
-	fclose(f);
+	text = printed(b, true, &len);
+	ASSERT_NE(NULL, text);
 	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
 	c = jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0), "comparisons"), 0);
 	EXPECT_EQ(155, jr_num(jr_get(jr_get(c, "ours"), "rtt_median_ns")));
