@@ -3,6 +3,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <linux/types.h>
 
@@ -86,6 +87,26 @@ bool line_rtt_cpu_ok(int cpu)
 
 	return !sched_getaffinity(0, sizeof(mask), &mask) &&
 	       in_mask(&mask, cpu);
+}
+
+int line_rtt_cpu_pair(const char *tool, const char *opt, const char *form,
+		      const __u32 *cpus, unsigned int n, bool say_unusable)
+{
+	unsigned int i;
+
+	if (n != 2) {
+		fprintf(stderr, "%s: --%s takes two CPUs (%s), not %u\n", tool,
+			opt, form, n);
+		return -EINVAL;
+	}
+	for (i = 0; i < 2; i++)
+		if (!line_rtt_cpu_ok(cpus[i])) {
+			if (say_unusable)
+				fprintf(stderr, "%s: --%s: CPU %u is not online or not one this process may run on\n",
+					tool, opt, cpus[i]);
+			return -ENODEV;
+		}
+	return 0;
 }
 
 int line_rtt(int a, int b, unsigned int rounds, double *ns)

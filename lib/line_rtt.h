@@ -21,6 +21,7 @@
 #define LINE_RTT_H
 
 #include <stdbool.h>
+#include <linux/types.h>
 
 #define LINE_RTT_ROUNDS		1000	/* round trips a block */
 #define LINE_RTT_MAX_ROUNDS	1000000
@@ -47,6 +48,17 @@ int line_rtt(int a, int b, unsigned int rounds, double *ns);
 
 /* Is cpu one that line_rtt() can run on: in the caller's CPU mask */
 bool line_rtt_cpu_ok(int cpu);
+
+/*
+ * A tool's option that names two CPUs for two threads (lib/opts.h's
+ * OPT_LIST: n values in cpus): 0 when there are two and line_rtt_cpu_ok()
+ * both; -EINVAL, said on stderr as "TOOL: --OPT takes two CPUs (FORM),
+ * not N", for another number of them; -ENODEV for a CPU that is not ours,
+ * said ("TOOL: --OPT: CPU N is not online or not one this process may run
+ * on") only when say_unusable.
+ */
+int line_rtt_cpu_pair(const char *tool, const char *opt, const char *form,
+		      const __u32 *cpus, unsigned int n, bool say_unusable);
 
 /*
  * Did the host move a vCPU between two round trips: one more than

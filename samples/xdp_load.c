@@ -234,26 +234,17 @@ static int report(const struct load_report *r, const struct rtt *t,
  */
 static int check_rtt_cpus(struct config *cfg, bool given)
 {
-	unsigned int i;
+	int ret;
 
 	if (cfg->no_rtt)
 		return 0;
-	if (cfg->rtt_cpus.n != 2) {
-		fprintf(stderr, TOOL ": --rtt-cpus takes two CPUs (A,B), not %u\n",
-			cfg->rtt_cpus.n);
-		return -EINVAL;
+	ret = line_rtt_cpu_pair(TOOL, "rtt-cpus", "A,B", cfg->rtt_cpus.v,
+				cfg->rtt_cpus.n, given);
+	if (ret == -ENODEV && !given) {	/* the default pair: no round trip */
+		cfg->no_rtt = true;
+		return 0;
 	}
-	for (i = 0; i < 2; i++)
-		if (!line_rtt_cpu_ok(cfg->rtt_cpus.v[i])) {
-			if (!given) {
-				cfg->no_rtt = true;
-				return 0;
-			}
-			fprintf(stderr, TOOL ": --rtt-cpus: CPU %u is not online or not one this process may run on\n",
-				cfg->rtt_cpus.v[i]);
-			return -EINVAL;
-		}
-	return 0;
+	return ret;
 }
 
 int main(int argc, char **argv)
