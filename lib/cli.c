@@ -388,3 +388,14 @@ void cli_lock_release(struct cli_lock *l)
 		close(l->fd);	/* releases the flock */
 	l->fd = -1;
 }
+
+struct cli_num cli_num_text(double v, int prec)
+{
+	struct cli_num b;
+
+	if (isnan(v))
+		snprintf(b.s, sizeof(b.s), "-");
+	else
+		snprintf(b.s, sizeof(b.s), "%.*f", prec, v);
+	return b;
+}

@@ -37,6 +37,13 @@ int cli_u64(const char *tool, const char *opt, const char *arg, __u64 min,
 int cli_u32(const char *tool, const char *opt, const char *arg, __u32 min,
 	    __u32 max, __u32 *val);
 
+/* A figure of a report as text: v with prec decimals, or "-" for NaN */
+struct cli_num {
+	char s[24];
+};
+
+struct cli_num cli_num_text(double v, int prec);
+
 /* A CPU that is online: 0..(online CPUs - 1) */
 int cli_cpu(const char *tool, const char *opt, const char *arg, __u32 *cpu);
 

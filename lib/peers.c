@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "json.h"
 #include "line_rtt.h"
 #include "peers.h"
@@ -496,30 +497,14 @@ static void ci_text(char *buf, size_t len, double lo, double hi, int prec)
 		snprintf(buf, len, "95%% CI [%.*f, %.*f]", prec, lo, prec, hi);
 }
 
-struct num_buf {
-	char s[24];
-};
-
-/* v with prec decimals, or "-" for NaN */
-static struct num_buf num_text(double v, int prec)
+static struct cli_num rtt_text(double ns)
 {
-	struct num_buf b;
-
-	if (isnan(v))
-		snprintf(b.s, sizeof(b.s), "-");
-	else
-		snprintf(b.s, sizeof(b.s), "%.*f", prec, v);
-	return b;
+	return cli_num_text(ns, 0);
 }
 
-static struct num_buf rtt_text(double ns)
+static struct cli_num mpps_text(double pps)
 {
-	return num_text(ns, 0);
-}
-
-static struct num_buf mpps_text(double pps)
-{
-	return num_text(pps / 1e6, 3);
+	return cli_num_text(pps / 1e6, 3);
 }
 
 static void print_side_runs(const struct peers_side *sd, FILE *f)

@@ -176,22 +176,11 @@ static void take_rtt(const struct config *cfg, const char *when, double *ns)
 			a, b, when, strerror(-ret));
 }
 
-/* A round trip as text: whole ns, or "-" when not taken */
-static const char *rtt_str(char *buf, size_t len, double ns)
-{
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.0f", ns);
-	return buf;
-}
-
 static int report(const struct load_report *r, const struct rtt *t,
 		  const struct config *cfg)
 {
 	double steal = 0, secs = r->window_ns / 1e9;
 	bool moved = line_rtt_moved(t->before, t->after, cfg->max_rtt_change);
-	char b0[24], b1[24];
 	FILE *f;
 	int c;
 
@@ -203,8 +192,8 @@ static int report(const struct load_report *r, const struct rtt *t,
 	if (!isnan(t->before) || !isnan(t->after))
 		fprintf(stderr, ", line round trip CPU %u-%u %s -> %s ns%s",
 			cfg->rtt_cpus.v[0], cfg->rtt_cpus.v[1],
-			rtt_str(b0, sizeof(b0), t->before),
-			rtt_str(b1, sizeof(b1), t->after),
+			cli_num_text(t->before, 0).s,
+			cli_num_text(t->after, 0).s,
 			moved ? " (the host moved a CPU)" : "");
 	fprintf(stderr, ": %s\n", r->disturbed || moved ? "disturbed" : "quiet");
 	if (!cfg->record)
@@ -217,8 +206,8 @@ static int report(const struct load_report *r, const struct rtt *t,
 	}
 	fprintf(f, "%.4f\t%.4f\t%d\t%.3f", r->worst_frac, steal,
 		r->disturbed || moved, secs);
-	fprintf(f, "\t%s\t%s\n", rtt_str(b0, sizeof(b0), t->before),
-		rtt_str(b1, sizeof(b1), t->after));
+	fprintf(f, "\t%s\t%s\n", cli_num_text(t->before, 0).s,
+		cli_num_text(t->after, 0).s);
 	if (fclose(f)) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
 			strerror(errno));

@@ -314,21 +314,11 @@ static int report_json(struct config *cfg, const struct variant_runs *vr,
 	return json_finish(&j) ? 1 : 0;
 }
 
-static const char *rtt_text(char *buf, size_t len, double ns)
-{
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.0f ns", ns);
-	return buf;
-}
-
 static int report(struct config *cfg, const struct variant_runs *vr,
 		  double rtt0, double rtt1)
 {
 	const struct variant_runs *read = NULL;
 	const char *warn = cli_lock_warning(&cfg->lock);
-	char b0[32], b1[32];
 	unsigned int i;
 
 	for (i = 0; i < cfg->variants.n; i++)
@@ -341,9 +331,9 @@ static int report(struct config *cfg, const struct variant_runs *vr,
 	       cfg->frames, cfg->size, cfg->work,
 	       cfg->no_lock ? "no locked instruction" : "a locked instruction",
 	       cfg->runs, cfg->duration);
-	printf("line round trip CPU %u-%u: %s before, %s after%s\n",
-	       cfg->cpus.v[0], cfg->cpus.v[1], rtt_text(b0, sizeof(b0), rtt0),
-	       rtt_text(b1, sizeof(b1), rtt1),
+	printf("line round trip CPU %u-%u, ns: %s before, %s after%s\n",
+	       cfg->cpus.v[0], cfg->cpus.v[1], cli_num_text(rtt0, 0).s,
+	       cli_num_text(rtt1, 0).s,
 	       line_rtt_moved(rtt0, rtt1, LINE_RTT_MOVED) ?
 	       ": the host moved a CPU, the variants ran in two placements" : "");
 	if (warn)
