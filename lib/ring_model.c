@@ -57,6 +57,18 @@ bool ring_model_has_clflushopt(void)
 	return b & (1u << 23);
 }
 
+/* Store into each whole line of [from, to) the value its last descriptor holds */
+static void own_lines(struct xdp_desc *desc, uint32_t mask, uint32_t from,
+		      uint32_t to)
+{
+	for (; from != to; from++) {
+		volatile struct xdp_desc *d = &desc[from & mask];
+
+		if (!((uintptr_t)(d + 1) & (LINE - 1)))
+			d->options = d->options;
+	}
+}
+
 /* The consumer: take [cons, prod) each time prod moves, until stop */
 static void *consume(void *p)
 {
@@ -79,6 +91,8 @@ static void *consume(void *p)
 			cpu_relax();
 			continue;
 		}
+		if (cfg->consumer == RING_WRITE)
+			own_lines(m->desc, mask, c, prod);
 		for (; c != prod; c++) {
 			const struct xdp_desc *d = &m->desc[c & mask];
 
@@ -165,7 +179,7 @@ static bool cfg_ok(const struct ring_model_cfg *cfg)
 	       cfg->size >= 1 && cfg->size <= RING_MODEL_MAX_SIZE &&
 	       cfg->work <= RING_MODEL_MAX_WORK &&
 	       cfg->prefetch < cfg->ring &&
-	       cfg->consumer <= RING_FLUSH &&
+	       cfg->consumer <= RING_WRITE &&
 	       (cfg->consumer != RING_FLUSH || ring_model_has_clflushopt()) &&
 	       cfg->seconds > 0 && cfg->seconds <= 86400 &&
 	       cfg->prod_cpu != cfg->cons_cpu &&

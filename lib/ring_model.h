@@ -27,6 +27,9 @@
  *               RING_READ's ns per frame less this one's
  *   RING_FLUSH  reads and checks, then evicts each line it has finished
  *               with clflushopt
+ *   RING_WRITE  first stores into each whole line of what was published
+ *               a value it holds (xdpsock's rxdrop loop, XSKB_LINE in
+ *               lib/xsk_bench.h), then reads and checks
  * and the producer's: prefetch, a prefetchw of the line that many
  * descriptors ahead at the start of each line (0: none); no_lock, no
  * locked instruction per frame.
@@ -48,6 +51,7 @@ enum ring_consumer {
 	RING_READ,
 	RING_NONE,
 	RING_FLUSH,
+	RING_WRITE,
 };
 
 struct ring_model_cfg {

@@ -296,6 +296,8 @@ int xskb_check_opts(const struct xskb_opts *o, char *err)
 				o->spin_n, XSK_SPIN_MAX);
 	if (o->rx_hold_us && !xskb_rx_holds(o))
 		return err_set(err, -EINVAL, "a hold is for AF_XDP rxdrop's loop");
+	if (o->rx_read_only && !xskb_rx_holds(o))
+		return err_set(err, -EINVAL, "reading the RX descriptors only is for AF_XDP rxdrop's loop");
 	if (o->tx_budget && o->kind == XSKB_RXDROP)
 		return err_set(err, -EINVAL, "a TX budget is for what sends: txonly or l2fwd, not rxdrop");
 	if (o->tx_budget && o->port.mode == XSK_MODE_NATIVE_ZC)
@@ -605,6 +607,23 @@ static void afp_check(const void *data, __u32 len, void *ctx)
 		b->rx_bad++;
 }
 
+/*
+ * Take the whole lines of the next batch's RX descriptors for writing
+ * (XSKB_LINE): a store of its own value into the last descriptor of each
+ */
+static void rx_own_lines(struct xsk_socket *xs, __u32 budget)
+{
+	__u32 n = xring_cons_nb_avail(&xs->rx, budget), i;
+
+	for (i = 0; i < n; i++) {
+		volatile struct xdp_desc *d = xring_desc(&xs->rx,
+							 xs->rx.cached_cons + i);
+
+		if (!((uintptr_t)(d + 1) & (XSKB_LINE - 1)))
+			d->options = d->options;
+	}
+}
+
 /* One batch of rxdrop; returns the packets */
 static __u32 rxdrop_batch(struct xsk_bench *b)
 {
@@ -621,6 +640,8 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 		cpu_relax();
 		return 0;
 	}
+	if (!b->o.rx_read_only)
+		rx_own_lines(xs, b->o.batch);
 	if (!b->o.verify) {
 		/* a batch of descriptors */
 		nd = xsk_rx_recycle(xs, b->o.batch, &pkts);

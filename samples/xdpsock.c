@@ -178,6 +178,8 @@ static const struct opt rows[] = {
 	{ SOCK_ROW(OPT_U32, "rx-hold-us", 0, o.rx_hold_us, "N",
 		   "rxdrop: after a turn that took less than a batch, look at the RX ring again N microseconds later (0: at once)"),
 	  .min = 0, .max = 1000, .def = "5" },
+	SOCK_FLAG("rx-read-only", 0, o.rx_read_only,
+		  "rxdrop: only read the RX descriptors; by default each whole line of a batch's descriptors is first taken for writing (xdpsock.rst, Native mode: the descriptor lines)"),
 	SOCK_FLAG("frags", 'F', o.port.sock.multi_buffer, "multi-buffer (XDP_USE_SG)"),
 	SOCK_FLAG("unaligned", 'u', o.port.sock.unaligned, "unaligned chunks"),
 	{ SOCK_ROW(OPT_U32, "frame-size", 0, o.port.sock.frame_size, "N",
@@ -255,6 +257,10 @@ static int check_args(struct config *cfg)
 		}
 		cfg->o.rx_hold_us = 0;
 		o.rx_hold_us = 0;
+		if (cfg->o.rx_read_only) {
+			fprintf(stderr, "xdpsock: --rx-read-only is for AF_XDP rxdrop's loop: not with -t, -l or --afpacket\n");
+			return -EINVAL;
+		}
 	}
 	o.pkt_size = o.pkt_size ?: 64;
 	if (xskb_check_opts(&o, err)) {
@@ -705,6 +711,11 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	if (o->poll)
 		json_kv_u64(&j, "poll_spin_us", o->poll_spin_us);
 	json_kv_u64_if(&j, "rx_hold_us", xskb_rx_holds(o), o->rx_hold_us);
+	json_key(&j, "rx_lines_written");
+	if (xskb_rx_holds(o))
+		json_bool(&j, !o->rx_read_only);
+	else
+		json_null(&j);
 	json_kv_string(&j, "busy_poll_setup", xskb_busy_poll_note(b));
 	json_kv_u64(&j, "batch", o->batch);
 	json_kv_u64(&j, "pkt_size", o->pkt_size);
@@ -986,7 +997,9 @@ int main(int argc, char **argv)
 		if (o->poll)
 			printf("poll() after %u us empty, ", o->poll_spin_us);
 		if (xskb_rx_holds(o))
-			printf("hold %u us, ", o->rx_hold_us);
+			printf("hold %u us, RX descriptor lines %s, ",
+			       o->rx_hold_us,
+			       o->rx_read_only ? "only read" : "taken for writing");
 		if (o->count)
 			printf("%llu frames (at most %g s)\n",
 			       (unsigned long long)o->count, cfg.duration);

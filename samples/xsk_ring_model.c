@@ -18,6 +18,9 @@
  *              descriptors ahead for writing
  *   flush      read, and the consumer evicts each finished line
  *              (clflushopt)
+ *   write      the consumer first stores into each whole line of what
+ *              was published a value it holds, then reads (xdpsock's
+ *              rxdrop loop: XSKB_LINE, lib/xsk_bench.h)
  *
  * and reports each one's median ns per frame on the producer's CPU, with
  * its difference from read.  The line round trip between the CPUs
@@ -44,6 +47,7 @@ enum variant {
 	V_NONE,
 	V_PREFETCHW,
 	V_FLUSH,
+	V_WRITE,
 	V_NR,
 };
 
@@ -52,6 +56,7 @@ static const char *const variant_names[V_NR] = {
 	[V_NONE] = "none",
 	[V_PREFETCHW] = "prefetchw",
 	[V_FLUSH] = "flush",
+	[V_WRITE] = "write",
 };
 
 static int variant_parse(const char *s, __u32 *v)
@@ -89,7 +94,9 @@ struct config {
 	"\nVariants: read (the consumer reads and checks every descriptor), none\n" \
 	"(it reads only the indices), prefetchw (read; the producer prefetches\n" \
 	"for writing the line --prefetch descriptors ahead), flush (read; the\n" \
-	"consumer evicts each line it has finished with clflushopt).  ns are\n" \
+	"consumer evicts each line it has finished with clflushopt), write\n" \
+	"(the consumer first stores into each whole line of what was\n" \
+	"published a value it holds, as xdpsock's rxdrop loop does).  ns are\n" \
 	"wall time of the producer's CPU, which is saturated.  Every descriptor\n" \
 	"read is checked against what the producer wrote; one that differs is\n" \
 	"an error.  The model stands for the pattern, not for the kernel's\n" \
@@ -103,9 +110,9 @@ static const struct opt rows[] = {
 		   "the producer's CPU (the NAPI's) and the consumer's"),
 	  .def = "0,1", .min = 0, .max = 4095, .what = "a CPU" },
 	{ OPTS_ROW(OPT_LIST, "variants", 0, struct config, variants, "LIST",
-		   "what to run: read, none, prefetchw, flush"),
-	  .parse = variant_parse, .def = "read,none,prefetchw,flush",
-	  .values = "read, none, prefetchw, flush" },
+		   "what to run: read, none, prefetchw, flush, write"),
+	  .parse = variant_parse, .def = "read,none,prefetchw,write,flush",
+	  .values = "read, none, prefetchw, flush, write" },
 	{ OPTS_ROW(OPT_U32, "ring", 0, struct config, ring, "N",
 		   "RX ring entries, a power of 2"),
 	  .min = 64, .max = RING_MODEL_MAX_RING },
@@ -153,7 +160,8 @@ static struct ring_model_cfg model_cfg(const struct config *cfg,
 		.prefetch = v == V_PREFETCHW ? cfg->prefetch : 0,
 		.no_lock = cfg->no_lock,
 		.consumer = v == V_NONE ? RING_NONE :
-			    v == V_FLUSH ? RING_FLUSH : RING_READ,
+			    v == V_FLUSH ? RING_FLUSH :
+			    v == V_WRITE ? RING_WRITE : RING_READ,
 		.seconds = cfg->duration,
 	};
 }
@@ -382,7 +390,7 @@ int main(int argc, char **argv)
 			      .cpus = { .n = 2, .v = { 0, 1 } },
 			      .variants = { .n = V_NR,
 					    .v = { V_READ, V_NONE, V_PREFETCHW,
-						   V_FLUSH } },
+						   V_WRITE, V_FLUSH } },
 			      .ring = 2048, .batch = 64, .frames = 256,
 			      .size = 64, .work = 0, .prefetch = 64 };
 	struct variant_runs *vr = NULL;

@@ -382,6 +382,9 @@ if [ "${1:-}" = "--inside" ]; then
 		r setting "hold" "5 us (--rx-hold-us default): after a turn that took less than a batch, the RX ring is looked at 5 us later" \
 			"none: the ring is looked at again at once (in poll(), after the poll() syscall)" \
 			"by design: a loop that takes each frame as it is published costs the NAPI's CPU the ring's lines (xdpsock.rst, The hold)"
+		r setting "RX lines" "each whole line of a batch's descriptors stored into before it is read (default)" \
+			"only read" \
+			"by design: a line the NAPI's CPU finds in one cache costs it less (xdpsock.rst, Taking the lines for writing)"
 		r setting need_wakeup "on (default)" "on (default)"
 		r setting "cost tracepoints" "none (--no-cost)" "none" \
 			"xdpsock's NET_RX cost measurement is off: part 3 prices it"

@@ -2,7 +2,8 @@
 /*
  * lib/ring_model.h: the model's ring is a ring.  Whatever the variant,
  * the consumer takes exactly the descriptors the producer published, in
- * order, each as written (addr of the chunk in turn, len, no options);
+ * order, each as written (addr of the chunk in turn, len, no options;
+ * also after the writing consumer's own stores into the lines);
  * the consumer that reads none checks none; the settings out of range
  * are refused before a thread starts, and the caller's CPU mask comes
  * back.  No figure of speed is asserted (benchmarks stay out of make
@@ -65,6 +66,8 @@ TEST(every_descriptor_once_as_written)
 	cfg.prefetch = 2047;
 	run_checked(_metadata, &cfg);
 	cfg.prefetch = 0;
+	cfg.consumer = RING_WRITE;
+	run_checked(_metadata, &cfg);
 	if (ring_model_has_clflushopt()) {
 		cfg.consumer = RING_FLUSH;
 		run_checked(_metadata, &cfg);
@@ -125,7 +128,7 @@ TEST(refused_settings)
 	REFUSED(cons_cpu, 0);		/* the producer's */
 	REFUSED(cons_cpu, 4095);
 	REFUSED(prod_cpu, -1);
-	REFUSED(consumer, RING_FLUSH + 1);
+	REFUSED(consumer, RING_WRITE + 1);
 }
 
 TEST_HARNESS_MAIN

@@ -506,6 +506,42 @@ TEST_F(xdpsock, rxdrop_hold)
 }
 
 /*
+ * rxdrop's lines (XSKB_LINE): by default the loop stores into each whole
+ * line of a batch's RX descriptors before it reads them, a value they
+ * already hold.  Every frame still arrives with every byte as sent (-V
+ * reads each descriptor after the store), in native and generic mode and
+ * in multi-buffer frames, whose XDP_PKT_CONTD is in the field stored;
+ * --rx-read-only leaves the lines alone; only for AF_XDP rxdrop
+ */
+TEST_F(xdpsock, rxdrop_lines)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -N --copy -n 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1, jt_bool(self->doc, "rx_lines_written"));
+	EXPECT_EQ(2000, num(self, "rx_packets"));
+	EXPECT_EQ(2000 * 64, num(self, "rx_bytes"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -S -n 2000 --rate 20000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(2000, num(self, "rx_packets"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -F -s 9000 -n 300 --rate 3000 -V"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(300, num(self, "rx_packets"));
+	EXPECT_EQ(300 * 9000, num(self, "rx_bytes"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -N --copy -n 2000 --rate 20000 -V --rx-read-only"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(0, jt_bool(self->doc, "rx_lines_written"));
+	EXPECT_EQ(2000, num(self, "rx_packets"));
+	EXPECT_EQ(0, num(self, "rx_bad"));
+	ASSERT_EQ(0, xdpsock_json(self, "-t -n 200"))
+		TH_LOG("%s", self->out);
+	EXPECT_TRUE(jt_null(self->doc, "rx_lines_written"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/*
  * The UMEM's frames: rxdrop's and l2fwd's default is 256, or 4 batches when
  * more, also in poll() after a spin, and the fill ring's size in poll() at
  * once (--poll-spin-us 0); --umem-frames sets it; txonly keeps fill + TX
@@ -841,6 +877,8 @@ TEST_F(xdpsock, malformed_options)
 		{ "-t --rx-hold-us 5", 2, "--rx-hold-us holds AF_XDP rxdrop's loop: not with -t, -l or --afpacket" },
 		{ "--afpacket=auto --rx-hold-us 5", 2, "--rx-hold-us holds AF_XDP rxdrop's loop" },
 		{ "--rx-hold-us 1001", 2, "--rx-hold-us: '1001' is not a number in 0..1000" },
+		{ "-l --rx-read-only", 2, "--rx-read-only is for AF_XDP rxdrop's loop: not with -t, -l or --afpacket" },
+		{ "--afpacket=auto --rx-read-only", 2, "--rx-read-only is for AF_XDP rxdrop's loop" },
 		{ "-t --tx-budget 16", 2, "--tx-budget: '16' is not a number in 32..65536" },
 		{ "-t --tx-budget 4096", 2, "TX budget 4096 is outside 32..2048 (the TX ring's size)" },
 		{ "--tx-budget 64", 2, "a TX budget is for what sends: txonly or l2fwd, not rxdrop" },
