@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <cpuid.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/if_xdp.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "line_rtt.h"
 #include "measure.h"
@@ -21,22 +23,29 @@ struct model_ring {
 	int stop __attribute__((aligned(LINE)));	/* the producer is done */
 	int err;		/* the consumer's, when it could not pin */
 	unsigned long lock __attribute__((aligned(LINE)));	/* the producer's */
+	/* the consumer's results, written once at its end */
+	uint64_t consumed __attribute__((aligned(LINE)));
+	uint64_t checked, bad;
 };
 
+/*
+ * What both threads read: each copies it to its own stack before the run,
+ * so that nothing the producer reads shares a line with what the
+ * consumer writes
+ */
 struct model {
-	const struct ring_model_cfg *cfg;
+	struct ring_model_cfg cfg;
 	struct model_ring *r;
 	struct xdp_desc *desc;
 	uint8_t *umem;
-	uint64_t consumed, checked, bad;
 };
 
-static uint64_t chunk_addr(const struct ring_model_cfg *cfg, uint32_t seq)
+static uint64_t chunk_addr(const struct ring_model_cfg *cfg, uint64_t seq)
 {
-	return (uint64_t)(seq % cfg->frames) * RING_MODEL_CHUNK +
-	       RING_MODEL_HEADROOM;
+	return (seq % cfg->frames) * RING_MODEL_CHUNK + RING_MODEL_HEADROOM;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 static void clflushopt(const void *p)
 {
 	asm volatile("clflushopt %0" : : "m" (*(const char *)p) : "memory");
@@ -56,10 +65,31 @@ bool ring_model_has_clflushopt(void)
 		return false;
 	return b & (1u << 23);
 }
+#else
+static void clflushopt(const void *p)
+{
+	(void)p;	/* never called: ring_model_has_clflushopt() */
+}
+
+static void prefetchw(const void *p)
+{
+	__builtin_prefetch(p, 1, 3);
+}
+
+bool ring_model_has_clflushopt(void)
+{
+	return false;
+}
+#endif
+
+static bool stopped(const struct ring_model_cfg *cfg)
+{
+	return cfg->stop && *cfg->stop;
+}
 
 /* Store into each whole line of [from, to) the value its last descriptor holds */
-static void own_lines(struct xdp_desc *desc, uint32_t mask, uint32_t from,
-		      uint32_t to)
+static void own_lines(struct xdp_desc *desc, uint32_t mask, uint64_t from,
+		      uint64_t to)
 {
 	for (; from != to; from++) {
 		volatile struct xdp_desc *d = &desc[from & mask];
@@ -72,43 +102,50 @@ static void own_lines(struct xdp_desc *desc, uint32_t mask, uint32_t from,
 /* The consumer: take [cons, prod) each time prod moves, until stop */
 static void *consume(void *p)
 {
-	struct model *m = p;
-	const struct ring_model_cfg *cfg = m->cfg;
-	uint32_t mask = cfg->ring - 1, c = 0, prod;
-	int err = pin_self(cfg->cons_cpu);
+	const struct model *mp = p;
+	const struct ring_model_cfg cfg = mp->cfg;
+	struct model_ring *r = mp->r;
+	struct xdp_desc *desc = mp->desc;
+	uint32_t mask = cfg.ring - 1;
+	uint64_t c = 0, checked = 0, bad = 0;
+	int err = pin_self(cfg.cons_cpu);
 
 	if (err) {
-		__atomic_store_n(&m->r->err, err, __ATOMIC_RELEASE);
+		__atomic_store_n(&r->err, err, __ATOMIC_RELEASE);
 		return NULL;
 	}
 	for (;;) {
-		bool last = __atomic_load_n(&m->r->stop, __ATOMIC_ACQUIRE);
+		bool last = __atomic_load_n(&r->stop, __ATOMIC_ACQUIRE);
+		/* the indices wrap at 2^32; the count does not */
+		uint64_t prod = c + (uint32_t)(__atomic_load_n(&r->prod,
+						__ATOMIC_ACQUIRE) - (uint32_t)c);
 
-		prod = __atomic_load_n(&m->r->prod, __ATOMIC_ACQUIRE);
 		if (prod == c) {
 			if (last)
 				break;
 			cpu_relax();
 			continue;
 		}
-		if (cfg->consumer == RING_WRITE)
-			own_lines(m->desc, mask, c, prod);
+		if (cfg.consumer == RING_WRITE)
+			own_lines(desc, mask, c, prod);
 		for (; c != prod; c++) {
-			const struct xdp_desc *d = &m->desc[c & mask];
+			const struct xdp_desc *d = &desc[c & mask];
 
-			if (cfg->consumer == RING_NONE)
+			if (cfg.consumer == RING_NONE)
 				continue;
-			m->checked++;
-			if (d->addr != chunk_addr(cfg, c) || d->len != cfg->size ||
+			checked++;
+			if (d->addr != chunk_addr(&cfg, c) || d->len != cfg.size ||
 			    d->options)
-				m->bad++;
-			if (cfg->consumer == RING_FLUSH &&
+				bad++;
+			if (cfg.consumer == RING_FLUSH &&
 			    (c & (DESCS_A_LINE - 1)) == DESCS_A_LINE - 1)
 				clflushopt(d);
 		}
-		__atomic_store_n(&m->r->cons, c, __ATOMIC_RELEASE);
+		__atomic_store_n(&r->cons, (uint32_t)c, __ATOMIC_RELEASE);
 	}
-	m->consumed = c;
+	r->consumed = c;
+	r->checked = checked;
+	r->bad = bad;
 	return NULL;
 }
 
@@ -123,49 +160,58 @@ static uint64_t work(uint32_t rounds, uint64_t x)
 }
 
 /* The producer; returns the frames it published */
-static uint64_t produce(struct model *m, uint64_t *full_waits, double *ns)
+static uint64_t produce(const struct model *mp, uint64_t *full_waits,
+			double *ns)
 {
-	const struct ring_model_cfg *cfg = m->cfg;
-	uint32_t mask = cfg->ring - 1, p = 0, cached_cons = 0, i;
-	uint64_t t0 = mono_ns(), end = t0 + (uint64_t)(cfg->seconds * 1e9);
-	uint64_t sink = 0, t;
+	const struct ring_model_cfg cfg = mp->cfg;
+	struct model_ring *r = mp->r;
+	struct xdp_desc *desc = mp->desc;
+	uint8_t *umem = mp->umem;
+	uint32_t mask = cfg.ring - 1, cached_cons = 0, i;
+	uint64_t t0 = mono_ns(), end = t0 + (uint64_t)(cfg.seconds * 1e9);
+	uint64_t p = 0, sink = 0, waits = 0, t;
 	uint8_t src[RING_MODEL_MAX_SIZE];
 
-	memset(src, 0x5a, cfg->size);
+	memset(src, 0x5a, cfg.size);
 	do {
-		for (i = 0; i < cfg->batch; i++, p++) {
+		for (i = 0; i < cfg.batch; i++, p++) {
 			uint32_t slot = p & mask;
-			struct xdp_desc *d = &m->desc[slot];
+			struct xdp_desc *d = &desc[slot];
 
-			if (p - cached_cons == cfg->ring) {
-				cached_cons = __atomic_load_n(&m->r->cons,
+			if ((uint32_t)p - cached_cons == cfg.ring) {
+				cached_cons = __atomic_load_n(&r->cons,
 							      __ATOMIC_ACQUIRE);
-				if (p - cached_cons == cfg->ring)
-					(*full_waits)++;
-				while (p - cached_cons == cfg->ring) {
-					if (__atomic_load_n(&m->r->err, __ATOMIC_ACQUIRE))
-						goto out;	/* no consumer */
+				if ((uint32_t)p - cached_cons == cfg.ring)
+					waits++;
+				while ((uint32_t)p - cached_cons == cfg.ring) {
+					if (__atomic_load_n(&r->err, __ATOMIC_ACQUIRE) ||
+					    stopped(&cfg))
+						goto out;	/* no consumer, or a signal */
 					cpu_relax();
-					cached_cons = __atomic_load_n(&m->r->cons,
+					cached_cons = __atomic_load_n(&r->cons,
 								      __ATOMIC_ACQUIRE);
 				}
 			}
-			if (cfg->prefetch && !(slot & (DESCS_A_LINE - 1)))
-				prefetchw(&m->desc[(slot + cfg->prefetch) & mask]);
-			memcpy(m->umem + chunk_addr(cfg, p), src, cfg->size);
-			d->addr = chunk_addr(cfg, p);
-			d->len = cfg->size;
+			if (cfg.prefetch && !(slot & (DESCS_A_LINE - 1)))
+				prefetchw(&desc[(slot + cfg.prefetch) & mask]);
+			memcpy(umem + chunk_addr(&cfg, p), src, cfg.size);
+			d->addr = chunk_addr(&cfg, p);
+			d->len = cfg.size;
 			d->options = 0;
-			if (!cfg->no_lock)
-				__atomic_fetch_add(&m->r->lock, 1, __ATOMIC_SEQ_CST);
-			sink = work(cfg->work, sink + p);
+			if (!cfg.no_lock)
+				__atomic_fetch_add(&r->lock, 1, __ATOMIC_SEQ_CST);
+			sink = work(cfg.work, sink + p);
 		}
-		__atomic_store_n(&m->r->prod, p, __ATOMIC_RELEASE);
+		__atomic_store_n(&r->prod, (uint32_t)p, __ATOMIC_RELEASE);
 		t = mono_ns();
-	} while (t < end && !__atomic_load_n(&m->r->err, __ATOMIC_RELAXED));
+	} while (t < end && !stopped(&cfg) &&
+		 !__atomic_load_n(&r->err, __ATOMIC_RELAXED));
 out:
+	/* a batch cut short is not published: the count is what was */
+	p -= (uint32_t)p - __atomic_load_n(&r->prod, __ATOMIC_RELAXED);
 	t = mono_ns();
 	*ns = p ? (double)(t - t0) / p : 0;
+	*full_waits = waits;
 	asm volatile("" : : "r" (sink));
 	return p;
 }
@@ -189,7 +235,7 @@ static bool cfg_ok(const struct ring_model_cfg *cfg)
 int ring_model_run(const struct ring_model_cfg *cfg,
 		   struct ring_model_result *res)
 {
-	struct model m = { .cfg = cfg };
+	struct model m = { .cfg = *cfg };
 	cpu_set_t saved;
 	pthread_t t;
 	int ret;
@@ -219,9 +265,9 @@ int ring_model_run(const struct ring_model_cfg *cfg,
 	__atomic_store_n(&m.r->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	ret = m.r->err;
-	res->consumed = m.consumed;
-	res->checked = m.checked;
-	res->bad = m.bad;
+	res->consumed = m.r->consumed;
+	res->checked = m.r->checked;
+	res->bad = m.r->bad;
 out_restore:
 	if (sched_setaffinity(0, sizeof(saved), &saved) && !ret)
 		ret = -errno;

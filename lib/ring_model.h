@@ -65,10 +65,12 @@ struct ring_model_cfg {
 	bool no_lock;
 	enum ring_consumer consumer;
 	double seconds;		/* the producer's run: > 0 */
+	/* NULL, or the run ends early once *stop is set (by a signal) */
+	const volatile int *stop;
 };
 
 struct ring_model_result {
-	uint64_t produced, consumed;
+	uint64_t produced, consumed;	/* published; taken (64-bit counts) */
 	uint64_t checked;	/* descriptors the consumer read and checked */
 	uint64_t bad;		/* of those, not what the producer wrote */
 	uint64_t full_waits;	/* times the producer found the ring full */

@@ -168,6 +168,8 @@ static int af_xdp_open(const struct sweep_cfg *c, struct sweep_point *p)
 	struct xskb_opts o = {
 		.port = { .mode = p->stk->xmode },
 		.spin_n = c->spin_n,
+		/* the loop of the sweeps before XSKB_LINE: comparable rows */
+		.rx_read_only = true,
 	};
 
 	return stack_open(c, p, &o);

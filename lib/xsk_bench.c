@@ -71,6 +71,7 @@ struct xsk_bench {
 	/* with verify: a packet's bytes (rxdrop) */
 	unsigned char *buf;
 	__u64 rx_bad, rx_bytes, rx_kicks;
+	__u64 rx_line_stores;	/* rx_own_lines()' stores */
 	/*
 	 * -B: this iteration's recvfrom() ran the NAPI and it put frames on
 	 * the RX ring: the iteration did the receive work, it is busy
@@ -611,16 +612,18 @@ static void afp_check(const void *data, __u32 len, void *ctx)
  * Take the whole lines of the next batch's RX descriptors for writing
  * (XSKB_LINE): a store of its own value into the last descriptor of each
  */
-static void rx_own_lines(struct xsk_socket *xs, __u32 budget)
+static void rx_own_lines(struct xsk_bench *b, struct xsk_socket *xs)
 {
-	__u32 n = xring_cons_nb_avail(&xs->rx, budget), i;
+	__u32 n = xring_cons_nb_avail(&xs->rx, b->o.batch), i;
 
 	for (i = 0; i < n; i++) {
 		volatile struct xdp_desc *d = xring_desc(&xs->rx,
 							 xs->rx.cached_cons + i);
 
-		if (!((uintptr_t)(d + 1) & (XSKB_LINE - 1)))
+		if (!((uintptr_t)(d + 1) & (XSKB_LINE - 1))) {
 			d->options = d->options;
+			b->rx_line_stores++;
+		}
 	}
 }
 
@@ -641,7 +644,7 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 		return 0;
 	}
 	if (!b->o.rx_read_only)
-		rx_own_lines(xs, b->o.batch);
+		rx_own_lines(b, xs);
 	if (!b->o.verify) {
 		/* a batch of descriptors */
 		nd = xsk_rx_recycle(xs, b->o.batch, &pkts);
@@ -987,6 +990,7 @@ struct window {
 	uint64_t cpu;		/* the app thread's */
 	__u64 cpu_clock;	/* CLOCK_THREAD_CPUTIME_ID (counted runs) */
 	__u64 tx_kicks, rx_kicks;
+	__u64 rx_line_stores;
 	__u64 afp_syscalls;
 	__u64 tx_descs;
 };
@@ -1045,6 +1049,7 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	w->tx_kicks = b->xs ? b->xs->stats.tx_kicks : 0;
 	w->tx_descs = b->xs ? b->xs->stats.tx_descs : 0;
 	w->rx_kicks = b->rx_kicks;
+	w->rx_line_stores = b->rx_line_stores;
 	w->afp_syscalls = b->afp ? afp_rx_syscalls(b->afp) : 0;
 	b->rx_bad = 0;
 	b->rx_bytes = 0;
@@ -1511,6 +1516,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	r->app_cpu = thread_last_cpu(s.tid);
 	r->tx_kicks = (b->xs ? b->xs->stats.tx_kicks : 0) - s.w.tx_kicks;
 	r->rx_kicks = b->rx_kicks - s.w.rx_kicks;
+	r->rx_line_stores = b->rx_line_stores - s.w.rx_line_stores;
 
 	run_drain(b, &s);
 	r->peer_known = !peer_read(b, &p1);

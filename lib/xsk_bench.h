@@ -256,6 +256,7 @@ struct xskb_result {
 	__u64 rx_bytes;		/* with verify (rxdrop) */
 	__u64 rx_bad;		/* with verify: wrong length or bytes */
 	__u64 tx_kicks, rx_kicks;
+	__u64 rx_line_stores;	/* rxdrop's stores into RX lines (XSKB_LINE) */
 	struct xskb_loop loop;
 	/* the application thread */
 	__u64 app_cpu_ns;

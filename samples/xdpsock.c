@@ -753,6 +753,7 @@ static int report_json(const struct xsk_bench *b, const struct xskb_result *r,
 	json_kv_double(&j, "tsc_ghz", ghz);
 	json_kv_u64(&j, "tx_kicks", r->tx_kicks);
 	json_kv_u64(&j, "rx_kicks", r->rx_kicks);
+	json_kv_u64(&j, "rx_line_stores", r->rx_line_stores);
 	json_loop(&j, r, ghz);
 	json_key(&j, "placement");
 	json_begin_object(&j);

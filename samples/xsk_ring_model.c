@@ -130,7 +130,8 @@ static const struct opt rows[] = {
 	  .min = 0, .max = RING_MODEL_MAX_WORK },
 	{ OPTS_ROW(OPT_U32, "prefetch", 0, struct config, prefetch, "N",
 		   "prefetchw's distance in descriptors, 1..ring - 1"),
-	  .min = 1, .max = RING_MODEL_MAX_RING - 1 },
+	  .min = 1, .max = RING_MODEL_MAX_RING - 1,
+	  .def = "64, or half of a smaller ring" },
 	{ OPTS_ROW(OPT_FLAG, "no-lock", 0, struct config, no_lock, NULL,
 		   "no locked instruction a frame on the producer") },
 	OPTS_ALLOW_CONCURRENT(struct config, allow_concurrent),
@@ -163,10 +164,11 @@ static struct ring_model_cfg model_cfg(const struct config *cfg,
 			    v == V_FLUSH ? RING_FLUSH :
 			    v == V_WRITE ? RING_WRITE : RING_READ,
 		.seconds = cfg->duration,
+		.stop = &cli_stop,
 	};
 }
 
-static int check(struct config *cfg, bool variants_given)
+static int check(struct config *cfg, bool variants_given, bool prefetch_given)
 {
 	unsigned int i;
 
@@ -183,7 +185,12 @@ static int check(struct config *cfg, bool variants_given)
 			cfg->batch, cfg->ring);
 		return -EINVAL;
 	}
-	if (cfg->prefetch >= cfg->ring) {
+	for (i = 0; i < cfg->variants.n; i++)
+		if (cfg->variants.v[i] == V_PREFETCHW)
+			break;
+	if (!prefetch_given && cfg->prefetch >= cfg->ring)
+		cfg->prefetch = cfg->ring / 2;	/* the default, on a small ring */
+	if (i < cfg->variants.n && cfg->prefetch >= cfg->ring) {
 		fprintf(stderr, TOOL ": --prefetch: '%u' is not below the ring's %u entries\n",
 			cfg->prefetch, cfg->ring);
 		return -EINVAL;
@@ -261,10 +268,13 @@ static int summarize(const struct config *cfg, struct variant_runs *vr)
 	for (i = 0; i < cfg->variants.n; i++) {
 		vr[i].diff_lo = NAN;
 		vr[i].diff_hi = NAN;
-		if (read && &vr[i] != read)
-			stats_boot_medians2(read->ns, cfg->runs, vr[i].ns,
-					    cfg->runs, diff, &vr[i].diff_lo,
-					    &vr[i].diff_hi);
+		if (read && &vr[i] != read &&
+		    stats_boot_medians2(read->ns, cfg->runs, vr[i].ns,
+					cfg->runs, diff, &vr[i].diff_lo,
+					&vr[i].diff_hi) == -ENOMEM) {
+			fprintf(stderr, TOOL ": out of memory\n");
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -291,6 +301,7 @@ static int report_json(struct config *cfg, const struct variant_runs *vr,
 	json_kv_double(&j, "duration_s", cfg->duration);
 	json_kv_double(&j, "line_rtt_before_ns", rtt0);
 	json_kv_double(&j, "line_rtt_after_ns", rtt1);
+	json_kv_bool(&j, "host_moved", line_rtt_moved(rtt0, rtt1, LINE_RTT_MOVED));
 	json_key(&j, "variants");
 	json_begin_array(&j);
 	for (i = 0; i < cfg->variants.n; i++) {
@@ -406,7 +417,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": no arguments are taken\n");
 		return 2;
 	}
-	if (check(&cfg, opts_given(&tool, given, "variants")))
+	if (check(&cfg, opts_given(&tool, given, "variants"),
+		  opts_given(&tool, given, "prefetch")))
 		return 2;
 	cli_stop_on_signals();
 	if (cli_lock_take(&cfg.lock, TOOL, cfg.allow_concurrent))

@@ -15,6 +15,8 @@
 #include "kselftest_harness.h"
 #include "ring_model.h"
 
+static const volatile int stop_now = 1;
+
 static struct ring_model_cfg base(void)
 {
 	return (struct ring_model_cfg) {
@@ -75,9 +77,10 @@ TEST(every_descriptor_once_as_written)
 }
 
 /*
- * The smallest ring published whole at once: the producer waits for the
- * consumer every batch, and nothing is taken twice or lost; more chunks
- * than entries and fewer; the largest copy; no lock
+ * The smallest ring published whole at once (the producer must find room
+ * for each batch), and nothing is taken twice or lost; more chunks than
+ * entries and fewer; the largest copy; no lock; a stop flag already set
+ * ends the run after its first batch
  */
 TEST(full_ring_and_odd_settings)
 {
@@ -99,6 +102,10 @@ TEST(full_ring_and_odd_settings)
 	cfg.cons_cpu = 0;
 	cfg.prod_cpu = 1;
 	run_checked(_metadata, &cfg);
+	cfg = base();
+	cfg.seconds = 60;
+	cfg.stop = &stop_now;
+	run_checked(_metadata, &cfg);
 }
 
 /* A setting out of its range: -EINVAL before a thread starts */
@@ -113,6 +120,14 @@ TEST(full_ring_and_odd_settings)
 
 TEST(refused_settings)
 {
+	struct ring_model_cfg cfg = base();
+	struct ring_model_result r;
+
+	/* the control: the base is taken */
+	if (!two_cpus())
+		SKIP(return, "CPUs 0 and 1 are not both ours");
+	cfg.seconds = 0.01;
+	ASSERT_EQ(0, ring_model_run(&cfg, &r));
 	REFUSED(ring, 1000);
 	REFUSED(ring, 32);
 	REFUSED(ring, 2 * RING_MODEL_MAX_RING);

@@ -511,13 +511,17 @@ TEST_F(xdpsock, rxdrop_hold)
  * already hold.  Every frame still arrives with every byte as sent (-V
  * reads each descriptor after the store), in native and generic mode and
  * in multi-buffer frames, whose XDP_PKT_CONTD is in the field stored;
- * --rx-read-only leaves the lines alone; only for AF_XDP rxdrop
+ * at most one store a line (rx_line_stores); --rx-read-only leaves the
+ * lines alone; only for AF_XDP rxdrop
  */
 TEST_F(xdpsock, rxdrop_lines)
 {
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -N --copy -n 2000 --rate 20000 -V"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(1, jt_bool(self->doc, "rx_lines_written"));
+	/* one store a line of four descriptors, at most */
+	EXPECT_LT(0, num(self, "rx_line_stores"));
+	EXPECT_GE(2000 / 4, num(self, "rx_line_stores"));
 	EXPECT_EQ(2000, num(self, "rx_packets"));
 	EXPECT_EQ(2000 * 64, num(self, "rx_bytes"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
@@ -529,10 +533,14 @@ TEST_F(xdpsock, rxdrop_lines)
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(300, num(self, "rx_packets"));
 	EXPECT_EQ(300 * 9000, num(self, "rx_bytes"));
+	/* three descriptors a frame */
+	EXPECT_LT(0, num(self, "rx_line_stores"));
+	EXPECT_GE(300 * 3 / 4, num(self, "rx_line_stores"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -N --copy -n 2000 --rate 20000 -V --rx-read-only"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(0, jt_bool(self->doc, "rx_lines_written"));
+	EXPECT_EQ(0, num(self, "rx_line_stores"));
 	EXPECT_EQ(2000, num(self, "rx_packets"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
 	ASSERT_EQ(0, xdpsock_json(self, "-t -n 200"))
