@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/types.h>
 
 #include "line_rtt.h"
@@ -160,6 +161,19 @@ out_restore:
 		ret = -errno;
 	free(l);
 	return ret;
+}
+
+double line_rtt_take(int a, int b, const char *tool, const char *when)
+{
+	double ns;
+	int ret = line_rtt(a, b, LINE_RTT_ROUNDS, &ns);
+
+	if (!ret)
+		return ns;
+	if (tool)
+		fprintf(stderr, "%s: line round trip CPU %d-%d %s: %s\n", tool,
+			a, b, when, strerror(-ret));
+	return NAN;
 }
 
 bool line_rtt_moved(double before, double after, double max_change)

@@ -46,6 +46,13 @@
  */
 int line_rtt(int a, int b, unsigned int rounds, double *ns);
 
+/*
+ * line_rtt() of LINE_RTT_ROUNDS a block, for a report: the ns, or NaN
+ * when it could not be taken; then, with a tool, why is said on stderr
+ * ("TOOL: line round trip CPU A-B WHEN: ...")
+ */
+double line_rtt_take(int a, int b, const char *tool, const char *when);
+
 /* Is cpu one that line_rtt() can run on: in the caller's CPU mask */
 bool line_rtt_cpu_ok(int cpu);
 

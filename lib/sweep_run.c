@@ -87,14 +87,6 @@ static int measure(const struct sweep_cfg *c, struct sweep_point *p,
 	return p->be->run(c, p, run);
 }
 
-/* The round trip between CPUs 0 and 1; NaN where it cannot be taken */
-static double take_rtt(void)
-{
-	double ns;
-
-	return line_rtt(0, 1, LINE_RTT_ROUNDS, &ns) ? NAN : ns;
-}
-
 /* Run rep of a point, redone when disturbed, with its progress line */
 static void round_of(const struct sweep_cfg *c, struct sweep_point *p,
 		     unsigned int rep, const char *side, struct progress *pr)
@@ -104,9 +96,9 @@ static void round_of(const struct sweep_cfg *c, struct sweep_point *p,
 	char tag[16];
 
 	do {
-		run->rtt_before = take_rtt();
+		run->rtt_before = line_rtt_take(0, 1, NULL, NULL);
 		run->ok = !measure(c, p, run);
-		run->rtt_after = take_rtt();
+		run->rtt_after = line_rtt_take(0, 1, NULL, NULL);
 		if (run->ok && line_rtt_moved(run->rtt_before, run->rtt_after,
 					      LINE_RTT_MOVED)) {
 			if (p->stk)

@@ -162,18 +162,13 @@ static int run(char **argv)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* The round trip into *ns, NaN when it cannot be taken (said why) */
-static void take_rtt(const struct config *cfg, const char *when, double *ns)
+/* The round trip, NaN when it is not or cannot be taken (said why) */
+static double take_rtt(const struct config *cfg, const char *when)
 {
-	int a = cfg->rtt_cpus.v[0], b = cfg->rtt_cpus.v[1], ret;
-
-	*ns = NAN;
 	if (cfg->no_rtt)
-		return;
-	ret = line_rtt(a, b, LINE_RTT_ROUNDS, ns);
-	if (ret)
-		fprintf(stderr, TOOL ": line round trip CPU %d-%d %s COMMAND: %s\n",
-			a, b, when, strerror(-ret));
+		return NAN;
+	return line_rtt_take(cfg->rtt_cpus.v[0], cfg->rtt_cpus.v[1], TOOL,
+			     when);
 }
 
 static int report(const struct load_report *r, const struct rtt *t,
@@ -263,7 +258,7 @@ int main(int argc, char **argv)
 	}
 	argv[1 + nargs] = NULL;
 	nth = ksoftirqd_threads(th);
-	take_rtt(&cfg, "before", &t.before);
+	t.before = take_rtt(&cfg, "before COMMAND");
 	if (snap(&s[0], th, nth))
 		goto out;
 	ret = run(argv + 1);
@@ -275,7 +270,7 @@ int main(int argc, char **argv)
 	t.after = NAN;
 	if (!cfg.no_rtt && !stop_sig) {
 		usleep(RTT_SETTLE_MS * 1000);
-		take_rtt(&cfg, "after", &t.after);
+		t.after = take_rtt(&cfg, "after COMMAND");
 	}
 	load_check(&s[0], &s[1], th, nth, cfg.max_foreign, &r);
 	if (report(&r, &t, &cfg))

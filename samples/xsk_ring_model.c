@@ -382,19 +382,6 @@ static int report(struct config *cfg, const struct variant_runs *vr,
 	return 0;
 }
 
-static double take_rtt(const struct config *cfg)
-{
-	double ns;
-	int ret = line_rtt(cfg->cpus.v[0], cfg->cpus.v[1], LINE_RTT_ROUNDS,
-			   &ns);
-
-	if (ret) {
-		fprintf(stderr, TOOL ": line round trip: %s\n", strerror(-ret));
-		return NAN;
-	}
-	return ns;
-}
-
 int main(int argc, char **argv)
 {
 	struct config cfg = { .duration = 1, .runs = 5,
@@ -430,9 +417,11 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cfg.variants.n; i++)
 		vr[i].v = cfg.variants.v[i];
-	rtt0 = take_rtt(&cfg);
+	rtt0 = line_rtt_take(cfg.cpus.v[0], cfg.cpus.v[1], TOOL,
+			     "before the runs");
 	ret = measure(&cfg, vr);
-	rtt1 = take_rtt(&cfg);
+	rtt1 = line_rtt_take(cfg.cpus.v[0], cfg.cpus.v[1], TOOL,
+			     "after the runs");
 	if (!ret)
 		ret = summarize(&cfg, vr);
 	if (!ret)

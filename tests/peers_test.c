@@ -411,6 +411,12 @@ TEST(line_round_trip)
 	EXPECT_EQ(-EINVAL, line_rtt(0, 4095, 200, &ns));
 	EXPECT_EQ(-EINVAL, line_rtt(0, 1, 0, &ns));
 	EXPECT_EQ(-EINVAL, line_rtt(0, 1, LINE_RTT_MAX_ROUNDS + 1, &ns));
+	/* for a report: the figure, or NaN */
+	ns = line_rtt_take(0, 1, NULL, NULL);
+	EXPECT_GT(ns, 1);
+	EXPECT_LT(ns, 100000);
+	EXPECT_TRUE(isnan(line_rtt_take(1, 1, NULL, NULL)));
+	EXPECT_TRUE(isnan(line_rtt_take(0, 4095, "peers_test", "on purpose")));
 }
 
 /*
