@@ -342,13 +342,6 @@ static double run_place(const struct peers_run *run)
 	return isnan(run->pps) ? NAN : fmin(run->rtt_before, run->rtt_after);
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * One placement's medians and ratio: the rated runs whose placement is in
  * lo..hi, taken in record order (the bootstrap's input, so its interval,
@@ -398,7 +391,7 @@ static int placements(struct peers_cmp *c)
 		for (i = 0; i < c->side[k].n; i++)
 			if (!isnan(run_place(&c->side[k].run[i])))
 				v[n++] = run_place(&c->side[k].run[i]);
-	qsort(v, n, sizeof(v[0]), by_value);
+	stats_sort(v, n);
 	for (i = 0, start = 0; i < n; i++) {
 		struct peers_place *pl = &c->place[c->nplace];
 

@@ -14,6 +14,11 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void stats_sort(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+}
+
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *s = malloc(n * sizeof(*s));
@@ -21,7 +26,7 @@ static double *sorted_copy(const double *x, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	stats_sort(s, n);
 	return s;
 }
 
@@ -100,14 +105,14 @@ static double resampled_median(const double *s, size_t n, double *r,
 
 	for (i = 0; i < n; i++)
 		r[i] = s[splitmix64(st) % n];
-	qsort(r, n, sizeof(*r), cmp_double);
+	stats_sort(r, n);
 	return median_sorted(r, n);
 }
 
 /* 2.5th and 97.5th percentiles of the STATS_BOOT_B values v (sorted here) */
 static void boot_percentiles(double *v, double *lo, double *hi)
 {
-	qsort(v, STATS_BOOT_B, sizeof(*v), cmp_double);
+	stats_sort(v, STATS_BOOT_B);
 	*lo = v[(size_t)(0.025 * STATS_BOOT_B)];
 	*hi = v[(size_t)ceil(0.975 * STATS_BOOT_B) - 1];
 }

@@ -44,6 +44,9 @@ struct stats_summary {
 	enum stats_ci_method ci_method;
 };
 
+/* x in ascending order, in place */
+void stats_sort(double *x, size_t n);
+
 double stats_median(const double *x, size_t n);
 double stats_mean(const double *x, size_t n);
 double stats_sd(const double *x, size_t n);
