@@ -434,7 +434,6 @@ static void count(struct cmp_verdict *v, enum judgement j)
 		v->unjudged++;
 }
 
-/* Both sides' kernels and what was measured alike, or not */
 /*
  * The median of the runs' line round trips (rtt_before_ns, rtt_after_ns)
  * over every point and stack row; NaN: none (an older result, or CPUs 0
@@ -491,6 +490,7 @@ static void text_placement(const struct cmp *c)
 		wrap(stdout, 2, 2, apart, 3);
 }
 
+/* Both sides' kernels and what was measured alike, or not */
 static void text_header(const struct cmp *c)
 {
 	const struct sweep_doc *a = &c->a, *b = &c->b;

@@ -241,7 +241,6 @@ static int measure(const struct config *cfg, struct variant_runs *vr)
 			}
 			vr[i].ns[r] = res.ns_per_frame;
 			vr[i].sum.produced += res.produced;
-			vr[i].sum.consumed += res.consumed;
 			vr[i].sum.checked += res.checked;
 			vr[i].sum.full_waits += res.full_waits;
 		}
@@ -252,19 +251,28 @@ static int measure(const struct config *cfg, struct variant_runs *vr)
 	return 0;
 }
 
-static int summarize(const struct config *cfg, struct variant_runs *vr)
+/* The runs of 'read', which the others are set against; NULL: not run */
+static const struct variant_runs *read_runs(const struct config *cfg,
+					    const struct variant_runs *vr)
 {
-	const struct variant_runs *read = NULL;
 	unsigned int i;
 
-	for (i = 0; i < cfg->variants.n; i++) {
+	for (i = 0; i < cfg->variants.n; i++)
+		if (vr[i].v == V_READ)
+			return &vr[i];
+	return NULL;
+}
+
+static int summarize(const struct config *cfg, struct variant_runs *vr)
+{
+	const struct variant_runs *read = read_runs(cfg, vr);
+	unsigned int i;
+
+	for (i = 0; i < cfg->variants.n; i++)
 		if (stats_summarize(vr[i].ns, cfg->runs, &vr[i].s)) {
 			fprintf(stderr, TOOL ": out of memory\n");
 			return 1;
 		}
-		if (vr[i].v == V_READ)
-			read = &vr[i];
-	}
 	for (i = 0; i < cfg->variants.n; i++) {
 		vr[i].diff_lo = NAN;
 		vr[i].diff_hi = NAN;
@@ -336,13 +344,10 @@ static int report_json(struct config *cfg, const struct variant_runs *vr,
 static int report(struct config *cfg, const struct variant_runs *vr,
 		  double rtt0, double rtt1)
 {
-	const struct variant_runs *read = NULL;
+	const struct variant_runs *read = read_runs(cfg, vr);
 	const char *warn = cli_lock_warning(&cfg->lock);
 	unsigned int i;
 
-	for (i = 0; i < cfg->variants.n; i++)
-		if (vr[i].v == V_READ)
-			read = &vr[i];
 	if (cfg->json)
 		return report_json(cfg, vr, rtt0, rtt1, read);
 	printf("%s: producer CPU %u, consumer CPU %u; ring %u, batch %u, %u UMEM chunks, %u B copied, work %u, %s a frame; %u runs of %.1f s a variant, in turn\n",
@@ -395,15 +400,11 @@ int main(int argc, char **argv)
 	opts_given_t given = 0;
 	double rtt0, rtt1;
 	unsigned int i;
-	int n, ret = 1;
+	int ret = 1;
 
-	n = opts_parse(&tool, argc, argv, &cfg, &given);
-	if (n < 0)
+	/* no .args: an argument is refused there */
+	if (opts_parse(&tool, argc, argv, &cfg, &given) < 0)
 		return 2;
-	if (n) {
-		fprintf(stderr, TOOL ": no arguments are taken\n");
-		return 2;
-	}
 	if (check(&cfg, opts_given(&tool, given, "variants"),
 		  opts_given(&tool, given, "prefetch")))
 		return 2;
