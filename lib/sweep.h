@@ -142,6 +142,13 @@ struct sweep_backend {
 	/* one measured run, its error in r->err */
 	int (*run)(const struct sweep_cfg *c, struct sweep_point *p,
 		   struct sweep_run *r);
+	/*
+	 * NULL, or: run r is the one the result keeps (ok, and not to be
+	 * redone: the runner's verdict on disturbance, the line round trip's
+	 * included, is in)
+	 */
+	void (*kept)(const struct sweep_cfg *c, struct sweep_point *p,
+		     const struct sweep_run *r);
 	void (*close)(struct sweep_point *p);
 	void (*fig)(const struct sweep_cfg *c, const struct sweep_run *r,
 		    struct sweep_fig *f);

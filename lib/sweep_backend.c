@@ -57,24 +57,26 @@ static int xdp_warm(const struct sweep_cfg *c, struct sweep_point *p,
 static int xdp_run(const struct sweep_cfg *c, struct sweep_point *p,
 		   struct sweep_run *run)
 {
-	int ret;
+	return rxq_bench_run(p->bench, c->warmup * 1e9, c->duration * 1e9, 0,
+			     NULL, NULL, &cli_stop, &run->xdp, run->err);
+}
 
-	ret = rxq_bench_run(p->bench, c->warmup * 1e9, c->duration * 1e9, 0,
-			    NULL, NULL, &cli_stop, &run->xdp, run->err);
-	/*
-	 * The profile takes the windows the result keeps: not one that is
-	 * disturbed and will be redone (the next window's start empties the
-	 * rings)
-	 */
-	if (!ret && p->prof &&
-	    (!run->xdp.disturbed || run->retries >= SWEEP_MAX_RETRIES)) {
-		int n = prof_collect(c->prof, run->xdp.rx_cpu, p->prof);
+/*
+ * The profile takes the windows the result keeps: not one that is
+ * disturbed and will be redone (the next window's start empties the
+ * rings; the window's end stopped the sampling)
+ */
+static void xdp_kept(const struct sweep_cfg *c, struct sweep_point *p,
+		     const struct sweep_run *run)
+{
+	int n;
 
-		if (n < 0)
-			fprintf(stderr, "\nxdp_sweep: --profile: reading the samples: %s\n",
-				strerror(-n));
-	}
-	return ret;
+	if (!p->prof)
+		return;
+	n = prof_collect(c->prof, run->xdp.rx_cpu, p->prof);
+	if (n < 0)
+		fprintf(stderr, "\nxdp_sweep: --profile: reading the samples: %s\n",
+			strerror(-n));
 }
 
 static void xdp_close(struct sweep_point *p)
@@ -117,6 +119,7 @@ const struct sweep_backend sweep_be_xdp = {
 	.open = xdp_open,
 	.warm = xdp_warm,
 	.run = xdp_run,
+	.kept = xdp_kept,
 	.close = xdp_close,
 	.fig = xdp_fig,
 	.count = xdp_count,

@@ -109,6 +109,8 @@ static void round_of(const struct sweep_cfg *c, struct sweep_point *p,
 		if (run->ok)
 			p->be->fig(c, run, &f);
 	} while (run->ok && f.disturbed && run->retries++ < SWEEP_MAX_RETRIES);
+	if (run->ok && p->be->kept)
+		p->be->kept(c, p, run);
 	fprintf(stderr, "\r[%3u/%3u] %5.0f s  round %u/%u %s %-12s %-7s %5u B %-7s: %s",
 		++pr->done, pr->all, (mono_ns() - pr->t0) / 1e9, rep + 1,
 		c->repeat, side, sweep_point_name(p), sweep_point_mode(p),
