@@ -21,6 +21,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
 tree="$dir/$KERNEL_PKG"
 stamp="$tree/.unpacked-$KERNEL_PKG_VERSION"
+# make -j runs several targets that each want the source: one unpacks it,
+# the others wait for it and find the stamp
+exec 8>>"$dir/.$KERNEL_PKG.lock"
+flock 8
 if [ -f "$stamp" ]; then
 	echo "$tree"
 	exit 0
