@@ -106,7 +106,7 @@ static const char *sock_name(enum afp_backend b, bool tx)
 }
 
 /* AFP_REFUSE=v3[,v2]: the refusals to inject, added to *refuse */
-static int refuse_from_env(unsigned int *refuse, char *err)
+static int refuse_from_env(unsigned int *refuse, char err[ERR_LEN])
 {
 	const char *env = getenv("AFP_REFUSE");
 	char list[64], *tok, *save;
@@ -131,7 +131,7 @@ static int refuse_from_env(unsigned int *refuse, char *err)
 }
 
 /* PACKET_VERSION, then the RX or TX ring, mapped */
-static int setup_ring(struct afp_sock *s, unsigned int refuse, char *err)
+static int setup_ring(struct afp_sock *s, unsigned int refuse, char err[ERR_LEN])
 {
 	const struct ring_geom *g = &geoms[s->tx][s->backend];
 	struct tpacket_req3 req = {
@@ -184,7 +184,7 @@ static unsigned int frame_offset(const struct afp_sock *s)
 
 /* The largest frame to send: a slot's room, at most MTU + Ethernet header */
 static int setup_tx(struct afp_sock *s, const char *ifname, bool bypass,
-		    char *err)
+		    char err[ERR_LEN])
 {
 	struct timeval tv = { .tv_sec = TX_TIMEOUT_S };
 	struct ifreq ifr = {};
@@ -208,7 +208,7 @@ static int setup_tx(struct afp_sock *s, const char *ifname, bool bypass,
 /* One backend on a new socket: 0, or -errno with the reason in err */
 static int try_open(struct afp_sock *s, const char *ifname,
 		    enum afp_backend b, const struct afp_opts *o,
-		    unsigned int refuse, char *err)
+		    unsigned int refuse, char err[ERR_LEN])
 {
 	/* a sending socket binds no protocol: nothing is queued to it */
 	struct sockaddr_ll sll = {
@@ -262,7 +262,7 @@ static void release(struct afp_sock *s)
 }
 
 int afp_open_opts(struct afp_sock **sp, const char *ifname,
-		  enum afp_backend want, const struct afp_opts *o, char *err,
+		  enum afp_backend want, const struct afp_opts *o, char err[ERR_LEN],
 		  char *why, size_t whylen)
 {
 	static const enum afp_backend order[] = {
@@ -315,7 +315,7 @@ int afp_open_opts(struct afp_sock **sp, const char *ifname,
 }
 
 int afp_open(struct afp_sock **sp, const char *ifname, enum afp_backend want,
-	     char *err, char *why, size_t whylen)
+	     char err[ERR_LEN], char *why, size_t whylen)
 {
 	return afp_open_opts(sp, ifname, want, NULL, err, why, whylen);
 }

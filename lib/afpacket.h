@@ -50,15 +50,15 @@ struct afp_sock;
 
 /*
  * A socket receiving every frame of ifname, or sending on it (in the
- * calling thread's network namespace).  err: 256 bytes for a sentence on
+ * calling thread's network namespace).  err: ERR_LEN bytes for a sentence on
  * failure.  *why gets, for AFP_AUTO, the reasons earlier backends were
  * passed by (may be NULL).  afp_open() is afp_open_opts() with no options.
  */
 int afp_open_opts(struct afp_sock **sp, const char *ifname,
-		  enum afp_backend want, const struct afp_opts *o, char *err,
+		  enum afp_backend want, const struct afp_opts *o, char err[ERR_LEN],
 		  char *why, size_t whylen);
 int afp_open(struct afp_sock **sp, const char *ifname, enum afp_backend want,
-	     char *err, char *why, size_t whylen);
+	     char err[ERR_LEN], char *why, size_t whylen);
 void afp_close(struct afp_sock *s);
 enum afp_backend afp_backend(const struct afp_sock *s);
 /* The backend in use, by the name of its direction ("sendmmsg" on TX) */

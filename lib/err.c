@@ -10,7 +10,7 @@
 static const char cut[] = "...";
 
 /* Format into a buffer of our own first: the arguments may point into err */
-static int err_vformat(char *err, int ret, bool reason, const char *fmt,
+static int err_vformat(char err[ERR_LEN], int ret, bool reason, const char *fmt,
 		       va_list ap)
 {
 	char buf[ERR_LEN];
@@ -29,7 +29,7 @@ static int err_vformat(char *err, int ret, bool reason, const char *fmt,
 	return ret;
 }
 
-int err_set(char *err, int ret, const char *fmt, ...)
+int err_set(char err[ERR_LEN], int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,7 +39,7 @@ int err_set(char *err, int ret, const char *fmt, ...)
 	return ret;
 }
 
-int err_wrap(char *err, int ret, const char *fmt, ...)
+int err_wrap(char err[ERR_LEN], int ret, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -27,9 +27,9 @@
 
 #define ERR_LEN		1024
 
-int err_set(char *err, int ret, const char *fmt, ...)
+int err_set(char err[ERR_LEN], int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int err_wrap(char *err, int ret, const char *fmt, ...)
+int err_wrap(char err[ERR_LEN], int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif /* ERR_H */

@@ -223,7 +223,7 @@ static void draw(struct draw *d, const struct node *n, double x, int depth)
 }
 
 int flamegraph_svg(const char *folded, const char *svg, const char *title,
-		   char *err)
+		   char err[ERR_LEN])
 {
 	struct node root = { .name = "all" };
 	struct draw d = {};

@@ -20,6 +20,6 @@
  * (ERR_LEN bytes)
  */
 int flamegraph_svg(const char *folded, const char *svg, const char *title,
-		   char *err);
+		   char err[ERR_LEN]);
 
 #endif /* FLAMEGRAPH_H */

@@ -327,7 +327,7 @@ static void attr_init(struct perf_event_attr *a, bool hw, unsigned int freq)
 	a->sample_max_stack = MAX_FRAMES - 1;
 }
 
-int prof_open(struct prof **pp, double window_s, char *err)
+int prof_open(struct prof **pp, double window_s, char err[ERR_LEN])
 {
 	struct perf_event_attr a;
 	size_t want, pages = 64;
@@ -825,7 +825,7 @@ void prof_json_key(struct json *j, const char *key, const struct prof *p,
 
 int prof_write_files(const struct prof_data *d, const char *prefix,
 		     const char *title, char *folded, char *svg, size_t len,
-		     char *err)
+		     char err[ERR_LEN])
 {
 	int ret;
 

@@ -42,7 +42,7 @@ struct prof_sym {
  * Open the events (window_s: the longest window, to size the rings) and
  * make BPF programs visible in kallsyms.  Call before loading programs.
  */
-int prof_open(struct prof **pp, double window_s, char *err);
+int prof_open(struct prof **pp, double window_s, char err[ERR_LEN]);
 void prof_close(struct prof *p);
 
 const char *prof_event(const struct prof *p);	/* "cycles", "cpu-clock" */
@@ -137,6 +137,6 @@ void prof_json_key(struct json *j, const char *key, const struct prof *p,
  */
 int prof_write_files(const struct prof_data *d, const char *prefix,
 		     const char *title, char *folded, char *svg, size_t len,
-		     char *err);
+		     char err[ERR_LEN]);
 
 #endif /* PROFILE_H */

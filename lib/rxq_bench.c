@@ -88,7 +88,7 @@ static __u32 veth_max_linear(void)
 	return page - 256 - 2 - 320 - 14;
 }
 
-static int attach(struct rxq_bench *b, char *err)
+static int attach(struct rxq_bench *b, char err[ERR_LEN])
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lopts);
 	struct bpf_program *prog = b->o.frags ? b->skel->progs.xdp_action_frags :
@@ -117,7 +117,7 @@ static int attach(struct rxq_bench *b, char *err)
 			b->ifname, b->o.skb_mode ? "generic" : "native");
 }
 
-static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
+static int load(struct rxq_bench *b, int redirect_ifindex, char err[ERR_LEN])
 {
 	__u32 key = 0;
 
@@ -146,7 +146,7 @@ static int load(struct rxq_bench *b, int redirect_ifindex, char *err)
  * there before: every pair's dut is called veth0) and pin it to the CPU
  * the generator does not use.
  */
-static int setup_threaded(struct rxq_bench *b, char *err)
+static int setup_threaded(struct rxq_bench *b, char err[ERR_LEN])
 {
 	char cmd[128], prefix[32];
 	const char *const argv[] = { "ip", "netns", "exec",
@@ -181,7 +181,7 @@ static int setup_threaded(struct rxq_bench *b, char *err)
 	return 0;
 }
 
-int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err)
+int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char err[ERR_LEN])
 {
 	struct rxq_bench *b;
 	int redirect_ifindex = 0, ret;
@@ -439,7 +439,7 @@ static int settle(struct rxq_bench *b, const struct rxq_snapshot *s0,
 /* A counted run's window: every frame the generator sends is in it */
 static int counted_window(struct rxq_bench *b, struct tgen_thread *g,
 			  struct rxq_snapshot *s0, struct rxq_snapshot *cur,
-			  char *err)
+			  char err[ERR_LEN])
 {
 	int ret;
 
@@ -461,7 +461,7 @@ static int counted_window(struct rxq_bench *b, struct tgen_thread *g,
 static int timed_window(struct rxq_bench *b, __u64 duration_ns,
 			__u64 interval_ns, rxq_tick_fn tick, void *ctx,
 			const volatile int *stop, struct rxq_snapshot *s0,
-			struct rxq_snapshot *cur, char *err)
+			struct rxq_snapshot *cur, char err[ERR_LEN])
 {
 	struct rxq_snapshot prev;
 	__u64 end, next;
@@ -545,7 +545,7 @@ static void result_fill(const struct rxq_bench *b, bool counted,
 
 int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
-		  const volatile int *stop, struct rxq_result *r, char *err)
+		  const volatile int *stop, struct rxq_result *r, char err[ERR_LEN])
 {
 	bool counted = b->env && b->o.count;
 	struct tgen_thread g;

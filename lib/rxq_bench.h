@@ -105,7 +105,7 @@ struct rxq_bench;
 const char *rxq_action_name(__u32 action);
 int rxq_action_parse(const char *name, __u32 *action);
 
-int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char *err);
+int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char err[ERR_LEN]);
 void rxq_bench_close(struct rxq_bench *b);
 
 /* Where the program is attached, for reports: "veth0 (veth)" */
@@ -124,7 +124,7 @@ typedef void (*rxq_tick_fn)(const struct rxq_snapshot *a,
 			    const struct rxq_snapshot *b, void *ctx);
 int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
-		  const volatile int *stop, struct rxq_result *r, char *err);
+		  const volatile int *stop, struct rxq_result *r, char err[ERR_LEN]);
 
 /* The program's own cost: BPF_PROG_RUN with repeat, ns per run */
 int rxq_bench_prog_cost(struct rxq_bench *b, __u32 repeat, double *ns);

@@ -37,7 +37,7 @@ static __u32 prog_id(struct bpf_program *p)
  * exit program's "another process's traffic" test
  */
 /* Each CPU's ksoftirqd tid, found once, for the exit program's test */
-static int ksoftirqd_find(struct sirq *s, char *err)
+static int ksoftirqd_find(struct sirq *s, char err[ERR_LEN])
 {
 	pid_t tids[CPUSTAT_MAX_CPUS];
 	int i, n = s->ncpus < CPUSTAT_MAX_CPUS ? s->ncpus : CPUSTAT_MAX_CPUS;
@@ -53,7 +53,7 @@ static int ksoftirqd_find(struct sirq *s, char *err)
 }
 
 /* The programs' per-CPU state: no start time, and each CPU's ksoftirqd */
-static int state_write(struct sirq *s, char *err)
+static int state_write(struct sirq *s, char err[ERR_LEN])
 {
 	__u32 key = 0;
 
@@ -63,7 +63,7 @@ static int state_write(struct sirq *s, char *err)
 	return 0;
 }
 
-int sirq_open(struct sirq **sp, char *err)
+int sirq_open(struct sirq **sp, char err[ERR_LEN])
 {
 	struct sirq *s;
 	int ret;
@@ -128,7 +128,7 @@ int sirq_read(struct sirq *s, struct sirq_cpu *cpus, int ncpus)
 	return s->ncpus;
 }
 
-int sirq_attach(struct sirq *s, bool on, char *err)
+int sirq_attach(struct sirq *s, bool on, char err[ERR_LEN])
 {
 	int ret;
 
@@ -170,7 +170,7 @@ void sirq_watch(struct sirq *s, pid_t tid)
 static struct sirq *shared_sirq;
 static unsigned int shared_sirq_refs;
 
-int sirq_get(struct sirq **s, char *err)
+int sirq_get(struct sirq **s, char err[ERR_LEN])
 {
 	if (!shared_sirq) {
 		int ret = sirq_open(&shared_sirq, err);

@@ -38,10 +38,10 @@ struct sirq_cpu {
 struct sirq;
 
 /*
- * Load and attach (bpf links; nothing pinned).  err: 256 bytes, a sentence
+ * Load and attach (bpf links; nothing pinned).  err: ERR_LEN bytes, a sentence
  * on failure.  Returns 0 or -errno.
  */
-int sirq_open(struct sirq **s, char *err);
+int sirq_open(struct sirq **s, char err[ERR_LEN]);
 
 /*
  * Cumulative counters of CPUs 0..ncpus-1 (CPUs beyond the possible ones are
@@ -57,7 +57,7 @@ void sirq_watch(struct sirq *s, pid_t tid);
  * times are cleared first, so a softirq cut in two is not counted): for
  * measuring what they cost.  The counters keep their values.  0 or -errno.
  */
-int sirq_attach(struct sirq *s, bool on, char *err);
+int sirq_attach(struct sirq *s, bool on, char err[ERR_LEN]);
 
 /* The two programs' ids, for checking what is loaded */
 void sirq_prog_ids(const struct sirq *s, __u32 ids[2]);
@@ -70,7 +70,7 @@ void sirq_close(struct sirq *s);
  * every softirq on the machine its run time): sirq_get() opens it on first
  * use, sirq_put() closes it after the last.
  */
-int sirq_get(struct sirq **s, char *err);
+int sirq_get(struct sirq **s, char err[ERR_LEN]);
 void sirq_put(struct sirq *s);
 
 #endif /* SOFTIRQ_COST_H */

@@ -254,7 +254,7 @@ static void *watch(void *arg)
 
 static int run_live_full(const struct tgen_opts *o,
 			 struct trafficgen_bpf *skel, struct xdp_md *md,
-			 void *frame, __u32 size, __u64 start_raw, char *err)
+			 void *frame, __u32 size, __u64 start_raw, char err[ERR_LEN])
 {
 	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
 	struct sigaction sa = { .sa_handler = on_tgen_signal }, old;
@@ -303,7 +303,7 @@ static int run_live_full(const struct tgen_opts *o,
 
 static int run_live_paced(const struct tgen_opts *o,
 			  struct trafficgen_bpf *skel, struct xdp_md *md,
-			  void *frame, __u32 size, __u64 start_raw, char *err)
+			  void *frame, __u32 size, __u64 start_raw, char err[ERR_LEN])
 {
 	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
 	__u64 start = clock_mono(), done = 0;
@@ -327,7 +327,7 @@ static int run_live_paced(const struct tgen_opts *o,
 
 static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 		    struct xdp_md *md, void *frame, __u32 size,
-		    struct tgen_result *r, char *err)
+		    struct tgen_result *r, char err[ERR_LEN])
 {
 	__u64 start_raw = mono_ns();
 	int ret;
@@ -358,7 +358,7 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 /* ---- AF_XDP multi-buffer fallback -------------------------------------- */
 
 static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
-		      struct tgen_result *r, char *err)
+		      struct tgen_result *r, char err[ERR_LEN])
 {
 	static const enum xsk_mode modes[] = { XSK_MODE_NATIVE,
 					       XSK_MODE_GENERIC };
@@ -442,7 +442,7 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 
 /* ---- entry ------------------------------------------------------------- */
 
-static int check_opts(const struct tgen_opts *o, __u32 size, char *err)
+static int check_opts(const struct tgen_opts *o, __u32 size, char err[ERR_LEN])
 {
 	if (!o->ifname || !*o->ifname)
 		return err_set(err, -EINVAL, "tgen: no interface given (ifname)");
@@ -462,7 +462,7 @@ static int check_opts(const struct tgen_opts *o, __u32 size, char *err)
 	return 0;
 }
 
-int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err)
+int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN])
 {
 	__u32 size = o->pkt_size ?: 64;
 	struct trafficgen_bpf *skel = NULL;
@@ -564,7 +564,7 @@ static void *tgen_thread_fn(void *arg)
 	return NULL;
 }
 
-int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char *err)
+int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char err[ERR_LEN])
 {
 	int ret;
 
@@ -599,7 +599,7 @@ struct tgen_sink {
 };
 
 int tgen_sink_attach(struct tgen_sink **sp, int ifindex, __u32 xdp_flags,
-		     char *err)
+		     char err[ERR_LEN])
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = xdp_flags);
 	struct tgen_sink *s;

@@ -86,7 +86,7 @@ struct tgen_result {
  * a sentence in err (ERR_LEN bytes).  On success err may still hold a
  * note (why the fallback ran); it is "" otherwise.
  */
-int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char *err);
+int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN]);
 
 /*
  * The generator in a thread of its own, in the peer namespace of the
@@ -110,7 +110,7 @@ struct tgen_thread {
 	pthread_t th;
 };
 
-int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char *err);
+int tgen_thread_start(struct tgen_thread *t, struct xsk_env *env, char err[ERR_LEN]);
 int tgen_thread_join(struct tgen_thread *t);
 
 /* tgen_sink attached to an interface by a bpf_link */
@@ -121,7 +121,7 @@ struct tgen_sink;
  * xdp_flags (XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE).
  */
 int tgen_sink_attach(struct tgen_sink **sp, int ifindex, __u32 xdp_flags,
-		     char *err);
+		     char err[ERR_LEN]);
 /* Detach (close the link) and unload; NULL is fine */
 void tgen_sink_detach(struct tgen_sink *s);
 

@@ -159,7 +159,7 @@ const char *xskb_ifname(const struct xsk_bench *b)
 /* ---- set-up ------------------------------------------------------------ */
 
 /* The peer's receiver on veth1, in native mode, checking what comes back */
-static int peer_attach(struct xsk_bench *b, char *err)
+static int peer_attach(struct xsk_bench *b, char err[ERR_LEN])
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_DRV_MODE);
 	struct xsk_env *env = b->env;
@@ -228,7 +228,7 @@ static int napi_sysfs(struct xsk_bench *b, const char *cmd, char *out,
 	return xenv_run(out, len, argv);
 }
 
-static int busy_poll_setup(struct xsk_bench *b, int fd, char *err)
+static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 {
 	int one = 1, us = b->o.busy_poll_us, budget = b->o.batch;
 	char cmd[256], out[64] = "";
@@ -279,7 +279,7 @@ static void busy_poll_restore(struct xsk_bench *b)
 	b->saved_napi[0] = '\0';
 }
 
-int xskb_check_opts(const struct xskb_opts *o, char *err)
+int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN])
 {
 	__u32 tx_size = o->port.sock.tx_size ?: XSK_DEF_RING_SIZE;
 
@@ -315,7 +315,7 @@ int xskb_check_opts(const struct xskb_opts *o, char *err)
  * default, the TX ring's size, where the kernel has XDP_MAX_TX_SKB_BUDGET;
  * txonly kicks once that many descriptors wait, the others every batch
  */
-static int tx_budget_setup(struct xsk_bench *b, char *err)
+static int tx_budget_setup(struct xsk_bench *b, char err[ERR_LEN])
 {
 	struct xsk_socket *xs = b->xs;
 	__u32 want = b->o.tx_budget;
@@ -361,7 +361,7 @@ static int tx_budget_setup(struct xsk_bench *b, char *err)
 }
 
 /* The dut's program, with the injected cost asked for, for the port */
-static int redirect_load(struct xsk_bench *b, char *err)
+static int redirect_load(struct xsk_bench *b, char err[ERR_LEN])
 {
 	b->redirect = xsk_bench_redirect_bpf__open();
 	if (!b->redirect)
@@ -375,7 +375,7 @@ static int redirect_load(struct xsk_bench *b, char *err)
 }
 
 int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
-		     __u32 headroom, bool sg, bool own_env, char *err)
+		     __u32 headroom, bool sg, bool own_env, char err[ERR_LEN])
 {
 	if (o->kind == XSKB_TXONLY && o->pkt_size > frame_size - headroom)
 		return err_set(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
@@ -390,7 +390,7 @@ int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
 }
 
 /* AF_XDP frames must fit what the socket can carry */
-static int check_sizes(struct xsk_bench *b, char *err)
+static int check_sizes(struct xsk_bench *b, char err[ERR_LEN])
 {
 	struct xsk_socket *xs = b->xs;
 
@@ -430,7 +430,7 @@ static __u32 xskb_rx_frames(const struct xskb_opts *o)
 	return least;
 }
 
-int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err)
+int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char err[ERR_LEN])
 {
 	struct xsk_bench *b;
 	int ret;
@@ -1216,7 +1216,7 @@ struct run_state {
  * before the generator's first frame) and start the generator
  */
 static int run_begin(struct xsk_bench *b, struct run_state *s,
-		     __u64 warmup_ns, __u64 duration_ns, char *err)
+		     __u64 warmup_ns, __u64 duration_ns, char err[ERR_LEN])
 {
 	int ret;
 
@@ -1487,7 +1487,7 @@ static void result_fill(const struct xsk_bench *b, const struct run_state *s,
 
 static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	       __u64 interval_ns, xskb_tick_fn tick, void *ctx,
-	       const volatile int *stop, struct xskb_result *r, char *err)
+	       const volatile int *stop, struct xskb_result *r, char err[ERR_LEN])
 {
 	struct run_state s = { .g.done = 1 };
 	struct xskb_peer_counters p1;
@@ -1568,7 +1568,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 /* The calling thread is pinned to app_cpu for the run only */
 int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
-	     const volatile int *stop, struct xskb_result *r, char *err)
+	     const volatile int *stop, struct xskb_result *r, char err[ERR_LEN])
 {
 	bool restore;
 	cpu_set_t set;

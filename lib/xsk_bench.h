@@ -286,7 +286,7 @@ struct xskb_result {
 
 struct xsk_bench;
 
-int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char *err);
+int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char err[ERR_LEN]);
 void xskb_close(struct xsk_bench *b);
 
 /* The options in force (defaults filled in) */
@@ -324,20 +324,20 @@ typedef void (*xskb_tick_fn)(const struct xskb_snap *a,
 			     const struct xskb_snap *b, void *ctx);
 int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	     __u64 interval_ns, xskb_tick_fn tick, void *ctx,
-	     const volatile int *stop, struct xskb_result *r, char *err);
+	     const volatile int *stop, struct xskb_result *r, char err[ERR_LEN]);
 
 /*
  * The rules xskb_open() applies to o (AF_PACKET runs rxdrop only, a count
  * needs the own pair's generator or txonly, the packet size's range):
  * -EINVAL with the reason; for options before anything is set up
  */
-int xskb_check_opts(const struct xskb_opts *o, char *err);
+int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN]);
 
 /*
  * Do pkt_size frames fit AF_XDP frames of frame_size with headroom (and
  * XDP_USE_SG)?  -EINVAL with the reason; for options before a socket too
  */
 int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
-		     __u32 headroom, bool sg, bool own_env, char *err);
+		     __u32 headroom, bool sg, bool own_env, char err[ERR_LEN]);
 
 #endif /* XSK_BENCH_H */

@@ -155,7 +155,7 @@ static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
 	struct xsk_prog_counters c0, c1;
 	struct load_report lr;
 	struct sirq *s = NULL;
-	char err[256];
+	char err[ERR_LEN];
 	int ret = -ENOMEM, stats_fd = -1;
 	double pns0 = 0, pcnt0 = 0, pns1, pcnt1;
 
@@ -165,7 +165,7 @@ static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
 	if (mode != DETACHED) {
 		ret = sirq_open(&s, err);
 		if (ret) {
-			fprintf(stderr, "%s\n", err);
+			fprintf(stderr, TOOL ": %s\n", err);
 			goto out;
 		}
 	}
@@ -173,7 +173,7 @@ static int one_run(struct xsk_prog_bpf *dut, enum run_mode mode,
 		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		if (stats_fd < 0) {
 			ret = -errno;
-			fprintf(stderr, "BPF_ENABLE_STATS: %s\n", strerror(errno));
+			fprintf(stderr, TOOL ": BPF_ENABLE_STATS: %s\n", strerror(errno));
 			goto out;
 		}
 		prog_stats(s, &pns0, &pcnt0);
@@ -388,7 +388,7 @@ int main(int argc, char **argv)
 	struct xsk_prog_bpf *dut = NULL;
 	struct cli_lock lock;
 	const char *warn;
-	char err[256];
+	char err[ERR_LEN];
 
 	if (!p)
 		return 1;
@@ -417,7 +417,7 @@ int main(int argc, char **argv)
 	}
 	p->ghz = tsc_ghz_measure(200);
 	if (xenv_create(&env, NULL, err)) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, TOOL ": the veth pair: %s\n", err);
 		free(p);
 		return 1;
 	}

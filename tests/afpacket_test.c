@@ -127,7 +127,7 @@ static void send_n(struct __test_metadata *_metadata, struct xsk_env *env,
 
 /* Both fixtures: the veth pair, and the sockets a test opened on it */
 static void pair_up(struct __test_metadata *_metadata, struct xsk_env **env,
-		    char *err)
+		    char err[ERR_LEN])
 {
 	if (geteuid())
 		SKIP(return, "needs root");

@@ -280,7 +280,7 @@ FIXTURE(sirq)
 FIXTURE_SETUP(sirq)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = XDP_FLAGS_DRV_MODE);
-	char err[256] = "";
+	char err[ERR_LEN] = "";
 
 	self->link_fd = -1;
 	ASSERT_EQ(0, xenv_create(&self->env, NULL, err)) TH_LOG("%s", err);
@@ -310,7 +310,7 @@ TEST_F(sirq, net_rx_traffic)
 	struct sirq *s[2] = {};
 	__u64 ns[2][2], cnt[2][2], t0, t1;
 	__u32 ids[2][2];
-	char err[256] = "";
+	char err[ERR_LEN] = "";
 	int n, i, r, grew;
 
 	for (r = 0; r < 2; r++) {
@@ -381,7 +381,7 @@ TEST_F(sirq, foreign_and_own_context)
 	struct sirq_cpu a[CPUSTAT_MAX_CPUS], b[CPUSTAT_MAX_CPUS];
 	__u64 f0, o0, f1, o1;
 	struct sirq *s;
-	char err[256] = "";
+	char err[ERR_LEN] = "";
 	int n, status;
 	pid_t child;
 
@@ -418,7 +418,7 @@ TEST_F(sirq, detach_and_attach)
 	struct sirq_cpu a[CPUSTAT_MAX_CPUS], b[CPUSTAT_MAX_CPUS];
 	__u64 ns0, cnt0, ns1, cnt1;
 	struct sirq *s;
-	char err[256] = "";
+	char err[ERR_LEN] = "";
 	int n;
 
 	ASSERT_EQ(0, sirq_open(&s, err)) TH_LOG("%s", err);
@@ -451,7 +451,7 @@ TEST_F(sirq, foreign_load_window)
 	struct load_snap *a = calloc(2, sizeof(*a)), *b = a + 1;
 	struct load_report r;
 	struct sirq *s;
-	char err[256] = "";
+	char err[ERR_LEN] = "";
 
 	ASSERT_NE(NULL, a);
 	ASSERT_EQ(0, sirq_open(&s, err)) TH_LOG("%s", err);

@@ -45,7 +45,7 @@ static void opts_init(struct tgen_opts *o, struct xsk_env *env)
 
 /* Sink on the dut, natively; the thread is left in the peer's namespace */
 static int env_setup(struct xsk_env **env, struct tgen_sink **sink,
-		     __u32 mtu, char *err)
+		     __u32 mtu, char err[ERR_LEN])
 {
 	struct xenv_opts eo = { .mtu = mtu };
 	int ret;

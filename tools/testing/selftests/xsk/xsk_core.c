@@ -51,7 +51,7 @@ int xsk_mode_parse(const char *name, enum xsk_mode *mode)
 }
 
 static int __printf(3, 4)
-fail(char *err, int ret, const char *fmt, ...)
+fail(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -66,7 +66,7 @@ fail(char *err, int ret, const char *fmt, ...)
 	return ret;
 }
 
-int xsk_errf(char *err, int ret, const char *fmt, ...)
+int xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -103,7 +103,7 @@ static int ring_size_ok(__u32 n)
 }
 
 static int setup_ring(struct xsk_socket *xs, int optname, __u32 entries,
-		      char *err)
+		      char err[XSK_ERRLEN])
 {
 	static const char * const names[] = {
 		[XDP_RX_RING] = "RX", [XDP_TX_RING] = "TX",
@@ -170,7 +170,7 @@ static int bind_flags(enum xsk_mode mode, const struct xsk_socket_opts *o)
 }
 
 static int explain_bind(const struct xsk_socket *xs, enum xsk_mode mode,
-			int ret, char *err)
+			int ret, char err[XSK_ERRLEN])
 {
 	char ifname[IF_NAMESIZE] = "?", drv[32] = "unknown";
 
@@ -201,7 +201,7 @@ static int explain_bind(const struct xsk_socket *xs, enum xsk_mode mode,
 }
 
 static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
-		      char *err)
+		      char err[XSK_ERRLEN])
 {
 	struct xdp_umem_reg reg = {};
 	__u32 i;
@@ -247,7 +247,7 @@ static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
 }
 
 int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
-		      const struct xsk_socket_opts *o, char *err)
+		      const struct xsk_socket_opts *o, char err[XSK_ERRLEN])
 {
 	__u32 rx = o->rx_size ?: XSK_DEF_RING_SIZE;
 	__u32 tx = o->tx_size ?: XSK_DEF_RING_SIZE;
@@ -518,7 +518,7 @@ int xsk_tx_packet(struct xsk_socket *xs, const void *pkt, __u32 len)
 /* kernel-patches: prog */
 /* ---- port: program + sockets ----------------------------------------- */
 
-static int prog_attach(struct xsk_port *port, enum xsk_mode mode, char *err)
+static int prog_attach(struct xsk_port *port, enum xsk_mode mode, char err[XSK_ERRLEN])
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lopts);
 	lopts.flags = mode == XSK_MODE_GENERIC ? XDP_FLAGS_SKB_MODE :
@@ -556,7 +556,7 @@ static void close_socks(struct xsk_port *port)
 }
 
 static int open_socks(struct xsk_port *port, const struct xsk_port_opts *o,
-		      enum xsk_mode mode, char *err)
+		      enum xsk_mode mode, char err[XSK_ERRLEN])
 {
 	__u32 nq = o->nr_queues ?: 1, q;
 	int ret;
@@ -589,7 +589,7 @@ fail:
 }
 
 /* The mode in use as the kernel reports it */
-static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char *err)
+static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char err[XSK_ERRLEN])
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct bpf_prog_info info = {};
@@ -631,7 +631,7 @@ static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char *err)
 }
 
 int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
-		  char *err)
+		  char err[XSK_ERRLEN])
 {
 	static const enum xsk_mode order[] = {
 		XSK_MODE_NATIVE_ZC, XSK_MODE_NATIVE, XSK_MODE_GENERIC,

@@ -174,7 +174,7 @@ struct xsk_socket {
 };
 
 int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
-		      const struct xsk_socket_opts *opts, char *err);
+		      const struct xsk_socket_opts *opts, char err[XSK_ERRLEN]);
 void xsk_socket_destroy(struct xsk_socket *xs);
 int xsk_socket_stats(struct xsk_socket *xs, struct xdp_statistics *st);
 
@@ -289,7 +289,7 @@ struct xsk_port {
 };
 
 int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *opts,
-		  char *err);
+		  char err[XSK_ERRLEN]);
 void xsk_port_close(struct xsk_port *port);
 
 /* Sum of the program's per-CPU counters (struct counters in the BPF side) */
@@ -315,6 +315,6 @@ void xsk_ifdriver(const char *ifname, char *buf, size_t len);
  * Write a sentence into err (XSK_ERRLEN bytes; may be NULL) and return ret:
  * the error helper of the environment and the tests (lib/ has its own).
  */
-int __printf(3, 4) xsk_errf(char *err, int ret, const char *fmt, ...);
+int __printf(3, 4) xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...);
 
 #endif /* XSK_CORE_H */

@@ -75,7 +75,7 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 }
 
 /* Run a command; on failure describe it and what it printed in err */
-static int run_or_fail(char *err, const char *const argv[])
+static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 {
 	char out[XSK_ERRLEN / 2] = "", cmd[XSK_ERRLEN / 2] = "";
 	size_t i, n = 0;
@@ -330,7 +330,7 @@ int xenv_wait_links(struct xsk_env *env)
 	return ret;
 }
 
-static int setup_side(struct xsk_env *env, int side, char *err)
+static int setup_side(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 {
 	char path[64];
 	int ret;
@@ -350,7 +350,7 @@ static int setup_side(struct xsk_env *env, int side, char *err)
 	return 0;
 }
 
-static int link_up(struct xsk_env *env, int side, char *err)
+static int link_up(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 {
 	char mtu[16], mac[18];
 	const unsigned char *m = env->mac[side];
@@ -365,7 +365,7 @@ static int link_up(struct xsk_env *env, int side, char *err)
 	return run_or_fail(err, argv);
 }
 
-static int set_gro(struct xsk_env *env, int side, char *err)
+static int set_gro(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 {
 	const char *const argv[] = {
 		"ip", "netns", "exec", env->ns[XENV_NS(side)], "ethtool", "-K",
@@ -376,7 +376,7 @@ static int set_gro(struct xsk_env *env, int side, char *err)
 }
 
 static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
-		      char *err)
+		      char err[XSK_ERRLEN])
 {
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
@@ -437,7 +437,7 @@ static void read_dev_attr(const char *ifname, const char *attr, char *buf,
  * Move a device of the caller's into its side's namespace, or back home
  * with the address and MTU it had, and down
  */
-static int move_dev(struct xsk_env *env, int side, bool home, char *err)
+static int move_dev(struct xsk_env *env, int side, bool home, char err[XSK_ERRLEN])
 {
 	char pid[16];
 	const char *const to_ns[] = {
@@ -466,7 +466,7 @@ static int move_dev(struct xsk_env *env, int side, bool home, char *err)
 }
 
 /* One queue pair, so that every frame lands on queue 0 (no RSS) */
-static int set_channels(struct xsk_env *env, int side, char *err)
+static int set_channels(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 {
 	char q[16];
 	const char *const argv[] = {
@@ -482,7 +482,7 @@ static int set_channels(struct xsk_env *env, int side, char *err)
 	return 0;
 }
 
-int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char *err)
+int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN])
 {
 	const char *v = getenv("XSK_DEVS");
 	char *sep;
@@ -506,7 +506,7 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char *err)
 	return 0;
 }
 
-static int add_pair(struct xsk_env *env, int dut, int peer, char *err)
+static int add_pair(struct xsk_env *env, int dut, int peer, char err[XSK_ERRLEN])
 {
 	char q[16];
 	const char *const argv[] = {
@@ -520,7 +520,7 @@ static int add_pair(struct xsk_env *env, int dut, int peer, char *err)
 	return run_or_fail(err, argv);
 }
 
-int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
+int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_ERRLEN])
 {
 	static const struct xenv_opts defaults;
 	unsigned long long start;
@@ -585,7 +585,9 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err)
 		const char *const argv[] = { "ip", "netns", "add", env->ns[side],
 				       NULL };
 
+		/* A namespace of that name that we did not add is not ours */
 		ret = run_or_fail(err, argv);
+		env->ns_made[side] = !ret;
 		if (!ret)
 			ret = setup_side(env, side, err);
 		if (ret)
@@ -646,7 +648,7 @@ void xenv_destroy(struct xsk_env *env)
 	for (side = 0; side < 2; side++) {
 		if (env->ns_fd[side] >= 0)
 			close(env->ns_fd[side]);
-		if (env->ns[side][0])
+		if (env->ns_made[side])
 			netns_del(env->ns[side]);
 	}
 	close(env->home_fd);

@@ -62,6 +62,7 @@ struct xenv_opts {
 
 struct xsk_env {
 	char ns[2][48];		/* xsk-PID-START-N-d: up to 45 characters */
+	bool ns_made[2];	/* ns[] added by this env: only those are deleted */
 	char ifname[XENV_MAX_IF][IF_NAMESIZE];
 	int ifindex[XENV_MAX_IF];
 	unsigned char mac[XENV_MAX_IF][6];
@@ -80,7 +81,7 @@ struct xsk_env {
 	struct xsk_env *next;
 };
 
-int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char *err);
+int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_ERRLEN]);
 void xenv_destroy(struct xsk_env *env);
 
 /* Move this thread into a side's namespace (or back home with -1) */
@@ -101,7 +102,7 @@ int xenv_wait_links(struct xsk_env *env);
  * (IF_NAMESIZE * 2 + 2 bytes); returns 0, -ENOENT when unset, or -EINVAL
  * (with err) when malformed.
  */
-int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char *err);
+int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN]);
 
 /* Send one frame out of the peer's veth towards the dut (AF_PACKET) */
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);

@@ -187,7 +187,7 @@ FIXTURE_TEARDOWN(xsk)
 
 static int open_port(struct xsk_env *env, struct xsk_port **port,
 		     enum xsk_mode mode, const struct xsk_socket_opts *so,
-		     char *err)
+		     char err[XSK_ERRLEN])
 {
 	struct xsk_port_opts o = {
 		.ifname = env->ifname[XENV_DUT],
@@ -247,7 +247,7 @@ TEST_F(xsk, rx_unaligned_chunks)
  * counted by the peer's XDP program.
  */
 static void rx_tx_wakeup(struct __test_metadata *_metadata,
-			 struct xsk_env *env, struct xsk_port **port, char *err,
+			 struct xsk_env *env, struct xsk_port **port, char err[XSK_ERRLEN],
 			 enum xsk_mode mode, bool need_wakeup)
 {
 	struct xsk_socket_opts so = { .no_need_wakeup = !need_wakeup };
@@ -484,7 +484,7 @@ static int packet_socket(int ifindex)
  * -errno with err
  */
 static int env_open(struct xsk_env **env, struct xenv_opts *o, bool devs,
-		    char *buf, size_t len, int *peer_fd, char *err)
+		    char *buf, size_t len, int *peer_fd, char err[XSK_ERRLEN])
 {
 	int ret;
 
@@ -562,7 +562,7 @@ FIXTURE_SETUP(jumbo)
  */
 static int jumbo_open(struct xsk_env *env, struct xsk_port **port,
 		      enum xsk_mode mode, const struct xsk_socket_opts *so,
-		      char *err)
+		      char err[XSK_ERRLEN])
 {
 	int ret = open_port(env, port, mode, so, err);
 
@@ -1049,7 +1049,7 @@ static void pkt_recv(int fd, __u32 want, __u32 len, __u32 first,
  */
 static int nic_open(struct xsk_env *env, struct xsk_port **port,
 		    enum xsk_mode mode, const struct xsk_socket_opts *so,
-		    char *err)
+		    char err[XSK_ERRLEN])
 {
 	int ret = open_port(env, port, mode, so, err);
 
