@@ -36,6 +36,31 @@ int cli_exit_status(int ret)
 	return cli_stop ? 128 + cli_stop : ret;
 }
 
+int cli_file_close(FILE *f)
+{
+	int ret = 0;
+
+	errno = 0;
+	if (fflush(f) || ferror(f))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int cli_finish(const char *tool, int ret)
+{
+	int lost = cli_file_close(stdout);
+
+	if (lost) {
+		fprintf(stderr, "%s: standard output: the report is lost (%s)\n",
+			tool, strerror(-lost));
+		if (!ret)
+			ret = 1;
+	}
+	return cli_exit_status(ret);
+}
+
 static int bad_number(const char *tool, const char *opt, const char *arg,
 		      const char *what, const char *range)
 {
@@ -230,7 +255,12 @@ static const char *lock_path(void)
 
 /*
  * Where a run with allow_concurrent that runs beside an exclusive one says
- * so (a line each, appended), for the exclusive run to see at its end
+ * so (a line each, appended), for the exclusive run to see at its end.
+ * The holder of the lock owns the file: a tool that takes the lock makes
+ * it empty and removes it when it lets the lock go, a script that holds it
+ * for its tools does the same (Documentation/running.rst); a concurrent
+ * run appends only to a file that is there.  So it is there only while
+ * someone holds the lock, and holds one run's notes.
  */
 static const char *beside_path(void)
 {
@@ -252,13 +282,23 @@ static void beside_note(const char *tool)
 	char line[96];
 	int fd, n;
 
-	fd = open(beside_path(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(beside_path(), O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return;	/* no holder that would read it */
 	n = snprintf(line, sizeof(line), "%d %s\n", getpid(), tool);
 	if (write(fd, line, n) != n)
 		n = 0;	/* the exclusive run then does not see us: said in the doc */
 	close(fd);
+}
+
+/* The holder's: an empty record now */
+static void beside_make(void)
+{
+	int fd = open(beside_path(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
+
+	if (fd >= 0)
+		close(fd);
 }
 
 static int lock_inherited(struct cli_lock *l)
@@ -330,6 +370,7 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	}
 locked:
 	lock_note_self(fd, tool);
+	beside_make();
 	l->beside = beside_size();
 	return 0;
 fail:
@@ -384,6 +425,8 @@ const char *cli_lock_state(const struct cli_lock *l)
 
 void cli_lock_release(struct cli_lock *l)
 {
+	if (l->fd >= 0 && !l->concurrent)
+		unlink(beside_path());	/* before the flock goes: ours */
 	if (l->fd >= 0)
 		close(l->fd);	/* releases the flock */
 	l->fd = -1;

@@ -10,6 +10,7 @@
 #define CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 /*
@@ -22,6 +23,17 @@ void cli_stop_on_signals(void);
 
 /* ret, or 128 + the signal when a signal stopped the run (as shells do) */
 int cli_exit_status(int ret);
+
+/*
+ * Output that is lost is an error, never a silent success: a write, the
+ * flush or the close of a report failed (a full disk, /dev/full).
+ * cli_file_close() closes f: 0, or -errno (-EIO for a failed write whose
+ * errno is gone).  cli_finish() ends every tool's main: it closes stdout,
+ * and on a lost report says "TOOL: standard output: the report is lost
+ * (why)" and returns 1 where ret was 0; then cli_exit_status(ret).
+ */
+int cli_file_close(FILE *f);
+int cli_finish(const char *tool, int ret);
 
 /*
  * Parse arg as a number in min..max; on error print "TOOL: OPT: 'ARG' is

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,7 @@ bool load_check(const struct load_snap *a, const struct load_snap *b,
 {
 	bool all_pinned = true;
 	double sum = 0, f;
-	int c, i;
+	int c, i, deciding;
 
 	memset(r, 0, sizeof(*r));
 	r->ncpus = a->ncpus < b->ncpus ? a->ncpus : b->ncpus;
@@ -202,6 +203,11 @@ bool load_check(const struct load_snap *a, const struct load_snap *b,
 	r->unexplained_ns = sum - r->unpinned_ns;
 	if (!all_pinned && r->window_ns > 0)
 		r->worst_frac = r->unexplained_ns / r->window_ns;
+	deciding = all_pinned ? 1 : r->ncpus;
+	r->worst_frac = fmin(fmax(r->worst_frac, 0), deciding);
+	r->resolution = r->window_ns > 0 ?
+			deciding * 1e9 / sysconf(_SC_CLK_TCK) / r->window_ns :
+			INFINITY;
 	r->disturbed = r->worst_frac > max_frac;
 	return r->disturbed;
 }

@@ -108,14 +108,20 @@ struct load_report {
 	double worst_frac;	/* largest unexplained / window that decided */
 	int worst_cpu;		/* its CPU, or -1 for the sum */
 	bool disturbed;
+	double resolution;	/* /proc/stat's units over the window, as worst_frac */
 };
 
 /*
  * Window a..b (same threads, same order as given to load_snap_take()).
  * Disturbed when unexplained time exceeds max_frac of the window: on any
- * CPU when every named thread is pinned, else in the sum over CPUs.  With
- * /proc/stat in 10 ms units, windows of 1 s and max_frac around 0.05 are
- * sensible.  Returns r->disturbed.
+ * CPU when every named thread is pinned, else in the sum over CPUs.
+ * worst_frac is kept within what the CPUs can give: 0..1 for one CPU,
+ * 0..ncpus for the sum (the tick error may take the raw figure past
+ * either end in a short window).  /proc/stat counts in units of
+ * 1/USER_HZ (10 ms): r->resolution is one unit a CPU that decided, over
+ * the window, and a window where it is above max_frac is too short to
+ * judge (windows of 1 s and max_frac around 0.05 are sensible).  Returns
+ * r->disturbed.
  */
 bool load_check(const struct load_snap *a, const struct load_snap *b,
 		const struct load_thread *th, int nth, double max_frac,

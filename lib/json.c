@@ -235,8 +235,9 @@ int json_finish(struct json *j)
 {
 	if (j->err || !j->done)
 		return -EINVAL;
+	errno = 0;
 	fputc('\n', j->f);
 	if (fflush(j->f) || ferror(j->f))
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return 0;
 }

@@ -60,7 +60,8 @@ void json_kv_bool(struct json *j, const char *key, bool v);
 
 /*
  * End of document: writes a newline; returns 0, or -EINVAL if the writer
- * was misused or the document is incomplete, -EIO if the FILE failed
+ * was misused or the document is incomplete, -errno if the FILE failed
+ * (-EIO where a write failed and its errno is gone)
  */
 int json_finish(struct json *j);
 

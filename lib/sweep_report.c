@@ -217,8 +217,7 @@ static int plot_data(const char *dat, const struct sweep_cfg *c,
 		}
 		fprintf(f, "\n\n");
 	}
-	fclose(f);
-	return 0;
+	return cli_file_close(f) ? -1 : 0;
 }
 
 static int plot_script(const char *gp, const char *dat, const char *png,
@@ -249,8 +248,7 @@ static int plot_script(const char *gp, const char *dat, const char *png,
 		fprintf(f, "\nunset key\n");
 	}
 	fprintf(f, "unset multiplot\n");
-	fclose(f);
-	return 0;
+	return cli_file_close(f) ? -1 : 0;
 }
 
 /*

@@ -321,7 +321,7 @@ int sweep_result_write(const char *path, const struct sweep_result_info *in,
 	struct json j;
 	unsigned int i;
 	FILE *f = fopen(path, "we");
-	int ret;
+	int ret, closed;
 
 	if (!f)
 		return -errno;
@@ -342,8 +342,8 @@ int sweep_result_write(const char *path, const struct sweep_result_info *in,
 		rows_json(&j, c, pts, n, true, in->ghz);
 	json_end_object(&j);
 	ret = json_finish(&j);
-	fclose(f);
-	return ret;
+	closed = cli_file_close(f);
+	return ret ?: closed;
 }
 
 /* --- reading --- */

@@ -413,7 +413,7 @@ int main(int argc, char **argv)
 	cli_stop_on_signals();
 	if (cli_lock_take(&lock, TOOL, cfg.allow_concurrent)) {
 		free(p);
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	}
 	p->ghz = tsc_ghz_measure(200);
 	if (xenv_create(&env, NULL, err)) {
@@ -449,5 +449,5 @@ out:
 	xenv_destroy(env);
 	cli_lock_release(&lock);
 	free(p);
-	return cli_exit_status(ret);
+	return cli_finish(tool.name, ret);
 }

@@ -26,6 +26,7 @@
  * disturbed too.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -71,8 +72,10 @@ struct rtt {
 	"second) is said on stderr and disturbs nothing.  Only descendants that have\n" \
 	"been waited for are counted: a COMMAND that leaves a process running\n" \
 	"has its time counted as foreign.\n" \
+	"A FIFO as FILE needs its reader already there.\n" \
 	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
-	"the load could not be read or the record written, 2 on bad options.\n"
+	"the load could not be read or the record written, 2 on bad options\n" \
+	"(FILE that cannot be opened for writing: COMMAND is not run).\n"
 
 static const struct opt rows[] = {
 	{ OPTS_ROW(OPT_DOUBLE, "max-foreign", 0, struct config, max_foreign,
@@ -171,13 +174,57 @@ static double take_rtt(const struct config *cfg, const char *when)
 			     when);
 }
 
+/*
+ * --record's file, opened before COMMAND runs: a path that cannot be
+ * written is said before any work, and a FIFO without a reader is refused
+ * rather than waited for (O_NONBLOCK: ENXIO), then written as any file.
+ * NULL when none is asked; exits 2 (said) when it cannot be opened.
+ */
+static FILE *record_open(const struct config *cfg, int *status)
+{
+	int fd, fl;
+	FILE *f;
+
+	*status = 0;
+	if (!cfg->record)
+		return NULL;
+	fd = open(cfg->record, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK |
+		  O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
+			errno == ENXIO ? "a FIFO that nobody reads" :
+			strerror(errno));
+		*status = 2;
+		return NULL;
+	}
+	fl = fcntl(fd, F_GETFL);
+	f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ? NULL :
+	    fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
+			strerror(errno));
+		close(fd);
+		*status = 1;
+	}
+	return f;
+}
+
+/* The verdict: too short a window for /proc/stat, disturbed, or quiet */
+static const char *verdict(const struct load_report *r, bool moved,
+			   const struct config *cfg)
+{
+	if (r->resolution > cfg->max_foreign)
+		return "too short to judge";
+	return r->disturbed || moved ? "disturbed" : "quiet";
+}
+
 static int report(const struct load_report *r, const struct rtt *t,
-		  const struct config *cfg)
+		  const struct config *cfg, FILE *f)
 {
 	double steal = 0, secs = r->window_ns / 1e9;
 	bool moved = line_rtt_moved(t->before, t->after, cfg->max_rtt_change);
-	FILE *f;
-	int c;
+	const char *v = verdict(r, moved, cfg);
+	int c, ret;
 
 	for (c = 0; c < r->ncpus; c++)
 		steal += r->cpu[c].steal_ns;
@@ -190,22 +237,22 @@ static int report(const struct load_report *r, const struct rtt *t,
 			cli_num_text(t->before, 0).s,
 			cli_num_text(t->after, 0).s,
 			moved ? " (the host moved a CPU)" : "");
-	fprintf(stderr, ": %s\n", r->disturbed || moved ? "disturbed" : "quiet");
-	if (!cfg->record)
+	fprintf(stderr, ": %s", v);
+	if (r->resolution > cfg->max_foreign)
+		fprintf(stderr, " (/proc/stat's 10 ms units are %.1f%% of a CPU over %.2f s, more than --max-foreign %.1f%%)",
+			100 * r->resolution, secs, 100 * cfg->max_foreign);
+	fputc('\n', stderr);
+	if (!f)
 		return 0;
-	f = fopen(cfg->record, "we");
-	if (!f) {
-		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
-			strerror(errno));
-		return 1;
-	}
+	/* a window too short to judge is none a script may take as quiet */
 	fprintf(f, "%.4f\t%.4f\t%d\t%.3f", r->worst_frac, steal,
-		r->disturbed || moved, secs);
+		strcmp(v, "quiet") != 0, secs);
 	fprintf(f, "\t%s\t%s\n", cli_num_text(t->before, 0).s,
 		cli_num_text(t->after, 0).s);
-	if (fclose(f)) {
+	ret = cli_file_close(f);
+	if (ret) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
-			strerror(errno));
+			strerror(-ret));
 		return 1;
 	}
 	return 0;
@@ -240,6 +287,7 @@ int main(int argc, char **argv)
 	struct load_snap *s = calloc(2, sizeof(*s));
 	struct load_report r;
 	opts_given_t given = 0;
+	FILE *record;
 	struct rtt t;
 	int nargs, nth, ret = 1;
 
@@ -256,6 +304,12 @@ int main(int argc, char **argv)
 		free(s);
 		return 2;
 	}
+	record = record_open(&cfg, &ret);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	ret = 1;
 	argv[1 + nargs] = NULL;
 	nth = ksoftirqd_threads(th);
 	t.before = take_rtt(&cfg, "before COMMAND");
@@ -273,9 +327,12 @@ int main(int argc, char **argv)
 		t.after = take_rtt(&cfg, "after COMMAND");
 	}
 	load_check(&s[0], &s[1], th, nth, cfg.max_foreign, &r);
-	if (report(&r, &t, &cfg))
+	if (report(&r, &t, &cfg, record))
 		ret = ret ?: 1;
+	record = NULL;	/* closed by report() */
 out:
+	if (record)
+		fclose(record);
 	free(s);
 	return ret;
 }

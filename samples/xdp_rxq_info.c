@@ -320,7 +320,7 @@ int main(int argc, char **argv)
 	}
 	cli_stop_on_signals();
 	if (cli_lock_take(&cfg.lock, "xdp_rxq_info", cfg.allow_concurrent))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	tsc_ghz = tsc_ghz_measure(100);
 
 	/* before the program loads: it must get its kallsyms name */
@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "xdp_rxq_info: --profile: %s\n",
 				ret ? err : "out of memory");
 			prof_close(po.prof);
-			return cli_exit_status(1);
+			return cli_finish(tool.name, 1);
 		}
 		cfg.o.prof = po.prof;
 	}
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdp_rxq_info: %s\n", err);
 		prof_data_free(po.data);
 		prof_close(po.prof);
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	}
 	if (!cfg.json)
 		printf("Running XDP on %s, action %s, %s mode; NAPI %s; TSC %.3f GHz\n\n",
@@ -356,7 +356,7 @@ int main(int argc, char **argv)
 		rxq_bench_close(b);
 		prof_data_free(po.data);
 		prof_close(po.prof);
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	}
 	if (po.prof) {
 		char title[256];
@@ -388,5 +388,5 @@ int main(int argc, char **argv)
 	prof_data_free(po.data);
 	prof_close(po.prof);
 	cli_lock_release(&cfg.lock);
-	return cli_exit_status(0);
+	return cli_finish(tool.name, 0);
 }

@@ -283,7 +283,7 @@ static int start(const struct config *cfg, struct cli_lock *lock)
 		return 1;
 	cli_stop_on_signals();
 	if (cli_lock_take(lock, "xdp_sweep", cfg->allow_concurrent))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	return 0;
 }
 
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	if (configure(argc, argv, &side[0], &side[1]))
 		return 2;
 	if (start(&side[0], &lock))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	info.ghz = tsc_ghz_measure(200);
 	sweep_result_name(side[0].out_dir, started, sizeof(started), ro.base,
 			  sizeof(ro.base));
@@ -341,5 +341,5 @@ out:
 		sweep_plan_free(sw[sd].pts, sw[sd].n);
 	prof_close(side[0].s.prof);
 	cli_lock_release(&lock);
-	return cli_exit_status(ret);
+	return cli_finish(tool.name, ret);
 }

@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 	cli_stop_on_signals();
 	cfg.o.stop = &cli_stop;
 	if (cli_lock_take(&cfg.lock, "xdp_trafficgen", cfg.allow_concurrent))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	ghz = tsc_ghz_measure(100);
 
 	if (!cfg.ifname) {
@@ -308,5 +308,5 @@ out:
 	tgen_sink_detach(sink);
 	xenv_destroy(env);
 	cli_lock_release(&cfg.lock);
-	return cli_exit_status(ret);
+	return cli_finish(tool.name, ret);
 }

@@ -410,7 +410,7 @@ int main(int argc, char **argv)
 		return 2;
 	cli_stop_on_signals();
 	if (cli_lock_take(&cfg.lock, TOOL, cfg.allow_concurrent))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	vr = calloc(cfg.variants.n, sizeof(*vr));
 	if (!vr) {
 		fprintf(stderr, TOOL ": out of memory\n");
@@ -430,5 +430,5 @@ int main(int argc, char **argv)
 out:
 	free(vr);
 	cli_lock_release(&cfg.lock);
-	return cli_exit_status(ret);
+	return cli_finish(tool.name, ret);
 }

@@ -41,6 +41,9 @@ if [ -z "${XDP_COST_LOCK_FD:-}" ] && exec 9>>"$lock"; then
 		flock 9
 	fi
 	export XDP_COST_LOCK_FD=9
+	# the holder owns the record of runs beside it (lib/cli.c)
+	: >"$lock.beside"
+	trap 'rm -f "$lock.beside"' EXIT
 fi
 
 mkdir -p "$out"
