@@ -115,6 +115,16 @@ uint64_t ethtool_stats_sum(const struct ethtool_stats_set *set,
 	return sum;
 }
 
+unsigned int ethtool_stats_count(const struct ethtool_stats_set *set,
+				 const char *pattern)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < set->n; i++)
+		n += match(pattern, set->names[i]);
+	return n;
+}
+
 int netdev_counters_read(const char *ifname, struct netdev_counters *c)
 {
 	char line[512], name[IF_NAMESIZE + 1];

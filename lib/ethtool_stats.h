@@ -27,6 +27,10 @@ void ethtool_stats_free(struct ethtool_stats_set *set);
 uint64_t ethtool_stats_sum(const struct ethtool_stats_set *set,
 			   const char *pattern);
 
+/* How many of the statistics match pattern */
+unsigned int ethtool_stats_count(const struct ethtool_stats_set *set,
+				 const char *pattern);
+
 /* Read ifname's statistics and sum those matching pattern; 0 on error */
 uint64_t ethtool_stats_sum_of(const char *ifname, const char *pattern);
 

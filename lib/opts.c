@@ -164,6 +164,11 @@ static int parse_prefix(const char *tool, const struct opt *o,
 		fprintf(stderr, "%s: --%s: empty prefix\n", tool, o->name);
 		return -EINVAL;
 	}
+	if (strlen(arg) > OPTS_PREFIX_MAX) {
+		fprintf(stderr, "%s: --%s: a prefix of %zu bytes is longer than %u\n",
+			tool, o->name, strlen(arg), OPTS_PREFIX_MAX);
+		return -EINVAL;
+	}
 	snprintf(dir, sizeof(dir), "%s", arg);
 	slash = strrchr(dir, '/');
 	if (!slash)

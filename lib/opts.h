@@ -119,6 +119,11 @@ void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 #define OPTS_COUNT_MAX	1000000000000ULL
 #define OPTS_DURATION_MAX 86400.0
 #define OPTS_REPEAT_MAX	100
+/*
+ * An OPT_PREFIX path, at most: a tool adds up to 99 bytes to it (xdpsock
+ * "-napi.folded"), and its file names are 600-byte buffers
+ */
+#define OPTS_PREFIX_MAX	500
 
 /*
  * The size a type writes at .off (0: any, for OPT_FUNC); a row whose

@@ -829,8 +829,10 @@ int prof_write_files(const struct prof_data *d, const char *prefix,
 {
 	int ret;
 
-	snprintf(folded, len, "%s.folded", prefix);
-	snprintf(svg, len, "%s.svg", prefix);
+	if (snprintf(folded, len, "%s.folded", prefix) >= (int)len ||
+	    snprintf(svg, len, "%s.svg", prefix) >= (int)len)
+		return err_set(err, -ENAMETOOLONG, "the files of prefix %.40s...: more than %zu bytes",
+				prefix, len - 1);
 	ret = prof_data_write_folded(d, folded);
 	if (ret)
 		return err_set(err, ret, "%s", folded);

@@ -279,6 +279,34 @@ static void busy_poll_restore(struct xsk_bench *b)
 	b->saved_napi[0] = '\0';
 }
 
+/*
+ * A batch is taken from one ring and put on another in one go: it fits
+ * every ring it passes through, and the UMEM frames the app owns
+ */
+static int check_batch(const struct xskb_opts *o, char err[ERR_LEN])
+{
+	const struct xsk_socket_opts *so = &o->port.sock;
+	__u32 rx = so->rx_size ?: XSK_DEF_RING_SIZE;
+	__u32 fill = so->fill_size ?: XSK_DEF_RING_SIZE;
+	__u32 tx = so->tx_size ?: XSK_DEF_RING_SIZE;
+	bool rxs = o->kind != XSKB_TXONLY, txs = o->kind != XSKB_RXDROP;
+	__u32 b = o->batch ?: 64;
+
+	if (rxs && b > rx)
+		return err_set(err, -EINVAL, "a batch of %u is more than the RX ring's %u entries",
+				b, rx);
+	if (rxs && b > fill)
+		return err_set(err, -EINVAL, "a batch of %u is more than the fill ring's %u entries",
+				b, fill);
+	if (txs && b > tx)
+		return err_set(err, -EINVAL, "a batch of %u is more than the TX ring's %u entries",
+				b, tx);
+	if (so->nr_frames && b > so->nr_frames)
+		return err_set(err, -EINVAL, "a batch of %u is more than the %u UMEM frames",
+				b, so->nr_frames);
+	return 0;
+}
+
 int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN])
 {
 	__u32 tx_size = o->port.sock.tx_size ?: XSK_DEF_RING_SIZE;
@@ -307,7 +335,7 @@ int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN])
 			     o->tx_budget > tx_size))
 		return err_set(err, -EINVAL, "TX budget %u is outside %u..%u (the TX ring's size)",
 				o->tx_budget, XSKB_TX_BUDGET_KERNEL, tx_size);
-	return 0;
+	return o->afpacket ? 0 : check_batch(o, err);
 }
 
 /*

@@ -38,6 +38,7 @@
 
 #define TOOL		"xdp_cost_price"
 #define MAX_PHASES	100000
+#define MIN_PAIRS	3	/* attached phases for a median and a CI */
 
 struct config {
 	const char *ifname;
@@ -110,6 +111,41 @@ static int read_count(const struct config *cfg, __u64 *v)
 	return 0;
 }
 
+/*
+ * Before any work: the run holds the phases of MIN_PAIRS prices (each
+ * attached phase between two detached ones), and STAT names a statistic
+ * that IF has.  0, or 2 (said).
+ */
+static int check_config(const struct config *cfg)
+{
+	struct ethtool_stats_set set = {};
+	unsigned int fit = cfg->duration * 1000 / cfg->phase_ms;
+	int ret;
+
+	if (fit < 2 * MIN_PAIRS + 1) {
+		fprintf(stderr, TOOL ": --duration %g s holds %u phases of %u ms: %d are needed (%d attached, each between two detached)\n",
+			cfg->duration, fit, cfg->phase_ms, 2 * MIN_PAIRS + 1,
+			MIN_PAIRS);
+		return 2;
+	}
+	if (!*cfg->stat) {
+		fprintf(stderr, TOOL ": --stat: empty pattern\n");
+		return 2;
+	}
+	ret = ethtool_stats_read(cfg->ifname, &set);
+	if (ret) {
+		fprintf(stderr, TOOL ": ethtool statistics of %s: %s\n",
+			cfg->ifname, strerror(-ret));
+		return 1;
+	}
+	ret = ethtool_stats_count(&set, cfg->stat) ? 0 : 2;
+	ethtool_stats_free(&set);
+	if (ret)
+		fprintf(stderr, TOOL ": --stat: %s has no statistic matching '%s' (ethtool -S %s)\n",
+			cfg->ifname, cfg->stat, cfg->ifname);
+	return ret;
+}
+
 /* The phases, alternating from a detached one; returns how many or -errno */
 static int measure(const struct config *cfg, struct sirq *s,
 		   struct phase *ph, int max)
@@ -169,7 +205,7 @@ static int report(struct config *cfg, const struct phase *ph, int n)
 		price[np++] = ph[i].ns_per_frame -
 			      (ph[i - 1].ns_per_frame + ph[i + 1].ns_per_frame) / 2;
 	}
-	if (np < 3 || stats_summarize(price, np, &sp) ||
+	if (np < MIN_PAIRS || stats_summarize(price, np, &sp) ||
 	    stats_summarize(off, no, &so)) {
 		fprintf(stderr, TOOL ": %d phases with frames in %s's %s: too few (no traffic, or a wrong --stat?)\n",
 			np, cfg->ifname, cfg->stat);
@@ -231,9 +267,13 @@ int main(int argc, char **argv)
 			"-i IF is required");
 		return 2;
 	}
+	ret = check_config(&cfg);
+	if (ret)
+		return ret;
+	ret = 1;
 	cli_stop_on_signals();
 	if (cli_lock_take(&cfg.lock, TOOL, cfg.allow_concurrent))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	ph = calloc(MAX_PHASES, sizeof(*ph));
 	if (!ph) {
 		fprintf(stderr, TOOL ": out of memory\n");
@@ -250,5 +290,5 @@ out:
 	sirq_close(s);
 	free(ph);
 	cli_lock_release(&cfg.lock);
-	return cli_exit_status(ret);
+	return cli_finish(tool.name, ret);
 }

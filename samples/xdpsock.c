@@ -230,8 +230,35 @@ static int ring_size_check(const char *opt, __u32 v)
 {
 	if (!(v & (v - 1)))
 		return 0;
-	fprintf(stderr, "xdpsock: %s: %u is not a power of two\n", opt, v);
+	fprintf(stderr, "xdpsock: %s: %u is not a power of two in 8..65536\n",
+		opt, v);
 	return -EINVAL;
+}
+
+/* The first option given that only an AF_XDP socket has, or NULL */
+static const char *afxdp_only_opt(const struct config *cfg)
+{
+	const struct xsk_socket_opts *so = &cfg->o.port.sock;
+
+	if (so->rx_size || so->fill_size)
+		return so->rx_size ? "--rx-size" : "--fill-size";
+	if (so->nr_frames)
+		return "--umem-frames";
+	if (so->frame_size)
+		return "--frame-size";
+	if (so->multi_buffer)
+		return "-F (--frags)";
+	if (so->unaligned)
+		return "-u (--unaligned)";
+	if (so->no_need_wakeup)
+		return "--no-need-wakeup";
+	if (cfg->copy)
+		return "--copy";
+	if (cfg->o.tx_budget)
+		return "--tx-budget";
+	if (cfg->o.port.first_queue)
+		return "-q (--queue)";
+	return NULL;
 }
 
 /* What one option cannot do with another */
@@ -276,9 +303,9 @@ static int check_args(struct config *cfg)
 		fprintf(stderr, "xdpsock: --rate paces the own pair's generator: not with -i\n");
 		return -EINVAL;
 	}
-	if (cfg->o.afpacket && (cfg->o.port.sock.rx_size ||
-				cfg->o.port.sock.fill_size)) {
-		fprintf(stderr, "xdpsock: --rx-size and --fill-size size AF_XDP rings: not with --afpacket\n");
+	if (cfg->o.afpacket && afxdp_only_opt(cfg)) {
+		fprintf(stderr, "xdpsock: %s is for AF_XDP sockets: not with --afpacket\n",
+			afxdp_only_opt(cfg));
 		return -EINVAL;
 	}
 	if (cfg->o.poll && cfg->o.busy_poll) {
@@ -299,6 +326,11 @@ static int check_args(struct config *cfg)
 	}
 	if (cfg->o.stall_ms && (cfg->o.kind == XSKB_TXONLY || cfg->o.ifname)) {
 		fprintf(stderr, "xdpsock: --stall-ms holds the app back behind the own pair's generator: not with -t or -i\n");
+		return -EINVAL;
+	}
+	if (cfg->o.stall_ms >= cfg->duration * 1000) {
+		fprintf(stderr, "xdpsock: --stall-ms %u is not shorter than --duration %g s: the app would start after the run\n",
+			cfg->o.stall_ms, cfg->duration);
 		return -EINVAL;
 	}
 	if (!o.afpacket &&
@@ -492,7 +524,7 @@ static double profile_ns(const struct xskb_result *r, int role)
 	return r->net_rx_known ? r->net_rx_ns_per_pkt : NAN;
 }
 
-static int profile_open(struct config *cfg, char *err)
+static int profile_open(struct config *cfg, char err[ERR_LEN])
 {
 	int i, ret;
 
@@ -967,20 +999,20 @@ int main(int argc, char **argv)
 	}
 	cli_stop_on_signals();
 	if (cli_lock_take(&run_lock, "xdpsock", cfg.allow_concurrent))
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	ghz = tsc_ghz_measure(100);
 	/* before the programs load: they must get their kallsyms names */
 	ret = profile_open(&cfg, err);
 	if (ret) {
 		fprintf(stderr, "xdpsock: --profile: %s\n", err);
 		profile_close();
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	}
 	ret = xskb_open(&b, &cfg.o, err);
 	if (ret) {
 		fprintf(stderr, "xdpsock: %s\n", err);
 		profile_close();
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	}
 	if (!cfg.json) {
 		const struct xskb_opts *o = xskb_opts(b);
@@ -1018,7 +1050,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdpsock: %s\n", err);
 		xskb_close(b);
 		profile_close();
-		return cli_exit_status(1);
+		return cli_finish(tool.name, 1);
 	}
 	profile_collect(&cfg, &r);
 	warn = cli_lock_warning(&run_lock);
@@ -1032,5 +1064,5 @@ int main(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "xdpsock: writing the JSON result failed (%s)\n",
 			strerror(-ret));
-	return cli_exit_status(ret ? 1 : 0);
+	return cli_finish(tool.name, ret ? 1 : 0);
 }
