@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading JSON (json_read.h) with jansson: a struct jr_value is a json_t
- * of the document.  A file is streamed to the parser through a callback
- * that counts its bytes, so that neither the whole text nor more than the
- * limit is ever read.
+ * of the document.  A file is streamed to the parser from lib/input.h,
+ * which counts its bytes and bounds the wait for a pipe's, so that neither
+ * the whole text nor more than the limit is ever read.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
+#include "err.h"
+#include "esc.h"
+#include "input.h"
 #include "json_read.h"
 
 #define FLAGS	(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | \
@@ -51,105 +50,46 @@ int jr_parse(const char *text, size_t len, struct jr_value **out, char *err,
 	return j ? 0 : failed(&e, err, errlen);
 }
 
-struct source {
-	FILE *f;
-	size_t max, len;
-	int err;		/* a read error's errno, or -EFBIG */
-};
-
-/* Up to buflen bytes, and one past the limit to see that it is passed */
 static size_t read_some(void *buf, size_t buflen, void *data)
 {
-	struct source *s = data;
-	size_t n;
-
-	if (s->len > s->max)
-		return 0;
-	if (buflen > s->max - s->len + 1)
-		buflen = s->max - s->len + 1;
-	n = fread(buf, 1, buflen, s->f);
-	if (!n && ferror(s->f))
-		s->err = errno ?: EIO;
-	s->len += n;
-	return n;
-}
-
-/*
- * A FIFO that no one writes to would block open() for ever: open without
- * waiting, then read as usual (no writer: the end at once).  A regular
- * file over the limit is refused before a byte is read.
- */
-static int open_input(const char *path, size_t max, FILE **f)
-{
-	struct stat st;
-	int fd, fl;
-
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) || fstat(fd, &st))
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	if (S_ISREG(st.st_mode) && (size_t)st.st_size > max) {
-		close(fd);
-		return -EFBIG;
-	}
-	*f = fdopen(fd, "r");
-	if (*f)
-		return 0;
-fail:
-	fl = -errno;
-	close(fd);
-	return fl;
+	return fread(buf, 1, buflen, data);
 }
 
 int jr_parse_file(const char *path, size_t max, struct jr_value **out,
 		  char *err, size_t errlen)
 {
-	struct source s = { .max = max };
-	char msg[JR_ERRLEN];
+	char msg[ERR_LEN], text[JR_ERRLEN], shown[ERR_LEN / 2];
+	struct input in;
 	json_error_t e;
 	json_t *j;
 	int ret;
 
 	*out = NULL;
-	ret = open_input(path, max, &s.f);
-	if (ret == -EFBIG) {
-		snprintf(err, errlen, "%s: larger than the input limit of %zu bytes",
-			 path, max);
-		return ret;
-	}
+	ret = input_open(&in, path, max, INPUT_WAIT_S, msg);
+	if (ret)
+		goto out;
+	j = json_load_callback(read_some, in.f, FLAGS, &e);
+	/* the parser takes a short read for the end: what ended it first */
+	ret = input_close(&in, msg);
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	j = json_load_callback(read_some, &s, FLAGS, &e);
-	/* the parser takes a short read for the end: say what ended it */
-	if (!s.err && s.len > s.max)
-		s.err = -EFBIG;
-	fclose(s.f);
-	if (s.err) {
 		json_decref(j);
-		if (s.err == -EFBIG) {
-			snprintf(err, errlen, "%s: larger than the input limit of %zu bytes",
-				 path, max);
-			return -EFBIG;
-		}
-		snprintf(err, errlen, "%s: %s", path, strerror(s.err));
-		return -s.err;
+		goto out;
 	}
-	if (!j) {
-		ret = failed(&e, msg, sizeof(msg));
-		snprintf(err, errlen, "%s:%s%s", path, ret == -ENOMEM ? " " : "",
-			 msg);
-		return ret;
+	if (j) {
+		*out = (struct jr_value *)j;
+		return 0;
 	}
-	*out = (struct jr_value *)j;
-	return 0;
+	if (!in.len) {
+		ret = err_wrap(msg, -EINVAL, "%s: empty, not a JSON document",
+			       in.path);
+		goto out;
+	}
+	ret = failed(&e, text, sizeof(text));
+	err_wrap(msg, ret, "%s:%s%s", in.path, ret == -ENOMEM ? " " : "",
+		 esc_into(shown, sizeof(shown), text));
+out:
+	snprintf(err, errlen, "%s", msg);
+	return ret;
 }
 
 void jr_free(struct jr_value *v)

@@ -13,8 +13,9 @@
  * Errors are written to the caller's buffer as "LINE:COLUMN: what" (from
  * jansson: 1-based, the column counts characters and points at the end of
  * the offending token); jr_parse_file() prefixes them with the file's path
- * ("PATH:LINE:COLUMN: what", or "PATH: strerror" when it cannot be read).
- * No global state.
+ * ("PATH:LINE:COLUMN: what", or lib/input.h's "PATH: what" when it cannot
+ * be read), the path and what jansson quotes of the text escaped for a
+ * terminal (lib/esc.h).  No global state.
  */
 #ifndef JSON_READ_H
 #define JSON_READ_H
@@ -22,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define JR_ERRLEN	256
+#define JR_ERRLEN	1024	/* a shortened path (lib/esc.h) and the reason */
 /* jr_parse_file()'s usual limit: a file larger than this is refused */
 #define JR_MAX_INPUT	(64UL << 20)
 
@@ -47,9 +48,12 @@ int jr_parse(const char *text, size_t len, struct jr_value **out, char *err,
 	     size_t errlen);
 
 /*
- * The same for a whole file of at most max bytes, checked while reading
- * (a pipe or a device stops at the limit); -EFBIG beyond it, -errno when
- * the file cannot be read
+ * The same for a whole file of at most max bytes, read by lib/input.h:
+ * checked while reading (a pipe or a device stops at the limit), a pipe's
+ * data waited for at most INPUT_WAIT_S at a time.  -EFBIG beyond the
+ * limit, -ETIMEDOUT when a pipe's data does not come, -EINVAL for an empty
+ * file (a FIFO with no writer) as for malformed text, -errno when the file
+ * cannot be read
  */
 int jr_parse_file(const char *path, size_t max, struct jr_value **out,
 		  char *err, size_t errlen);

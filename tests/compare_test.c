@@ -228,7 +228,7 @@ static int compare_json(FIXTURE_DATA(cmp) *self, const char *args,
 	rc = run_cmd(self->cmd, self->out, sizeof(self->out));
 	*doc = jt_parse(self->out, err, sizeof(err));
 	if (!*doc) {
-		snprintf(self->cmd, sizeof(self->cmd), "echo '%s'; cat %s/stderr",
+		snprintf(self->cmd, sizeof(self->cmd), "echo '%.512s'; cat %s/stderr",
 			 err, self->dir);
 		run_cmd(self->cmd, self->out, sizeof(self->out));
 	}
@@ -776,7 +776,7 @@ TEST_F(cmp, directory_input)
 
 	snprintf(args, sizeof(args), "%s %s", self->a, self->dir);
 	EXPECT_EQ(1, compare(self, args)) TH_LOG("%s", self->out);
-	snprintf(want, sizeof(want), "%s: Is a directory", self->dir);
+	snprintf(want, sizeof(want), "%s: is a directory, not a file", self->dir);
 	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
 }
 
@@ -890,10 +890,10 @@ TEST_F(cmp, other_tool_refused)
 		": not a valid sweep result: tool is \"xdpsock\", not \"xdp_sweep\"");
 }
 
-/* A FIFO no one writes to: the end at once, not a wait for ever */
+/* A FIFO no one writes to: the end at once, refused as empty */
 TEST_F(cmp, fifo_without_writer)
 {
-	char fifo[128], args[512];
+	char fifo[128], args[512], want[256];
 
 	snprintf(fifo, sizeof(fifo), "%s/fifo", self->dir);
 	ASSERT_EQ(0, mkfifo(fifo, 0600));
@@ -902,7 +902,58 @@ TEST_F(cmp, fifo_without_writer)
 		 bin(), args);
 	EXPECT_EQ(1, run_cmd(self->cmd, self->out, sizeof(self->out)))
 		TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, fifo)) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), "xdp_compare: %s: empty, not a JSON document",
+		 fifo);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+}
+
+/*
+ * A FIFO whose writer never writes: no wait for ever, but INPUT_WAIT_S
+ * (10 s) for data, then refused.  The shell holds the writer's end (read
+ * and write: its open does not wait for a reader).
+ */
+TEST_F(cmp, fifo_with_idle_writer)
+{
+	char fifo[128], want[256];
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", self->dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	snprintf(self->cmd, sizeof(self->cmd),
+		 "exec 3<>%s; timeout 30 %s/xdp_compare %s %s 2>&1", fifo, bin(),
+		 self->a, fifo);
+	EXPECT_EQ(1, run_cmd(self->cmd, self->out, sizeof(self->out)))
+		TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), "xdp_compare: %s: no data within 10 s\n",
+		 fifo);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+}
+
+/* Process substitution and a pipe: read as their data comes */
+TEST_F(cmp, pipes_read)
+{
+	snprintf(self->cmd, sizeof(self->cmd),
+		 "bash -c '%s/xdp_compare <(sleep 1; cat %s) /dev/stdin' < %s 2>&1",
+		 bin(), self->a, self->b);
+	EXPECT_EQ(0, run_cmd(self->cmd, self->out, sizeof(self->out)))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "3 points compared")) TH_LOG("%s", self->out);
+}
+
+/* A path that would fill the line: cut in the middle, the reason said */
+TEST_F(cmp, long_path)
+{
+	snprintf(self->cmd, sizeof(self->cmd),
+		 "p=/nonexistent$(printf '/%%0200d' $(seq 19))/b.json; %s/xdp_compare %s $p 2>&1",
+		 bin(), self->a);
+	EXPECT_EQ(1, run_cmd(self->cmd, self->out, sizeof(self->out)))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "xdp_compare: /nonexistent/000"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "...000"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "0019/b.json: No such file or directory\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_GT(400U, strlen(self->out)) TH_LOG("%s", self->out);
 }
 
 /* Points without ok runs on a side are counted as not judged */
