@@ -1,29 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The benchmark against xdp-tools: records in, report out (peers.h) */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "esc.h"
 #include "json.h"
 #include "line_rtt.h"
 #include "peers.h"
 #include "stats.h"
 
 #define MAX_FIELDS	9
+#define MAX_LINE	2047	/* bytes of a record, its newline not counted */
 
 struct reader {
 	struct peers_bench *b;
-	const char *name;
+	char name[ESC_PATH];	/* the file's, escaped */
 	unsigned int line;
+	unsigned int part_line[PEERS_MAX_PARTS];	/* where each part began */
 	char *err;
 };
 
+/* "NAME:LINE: what: 'value'", the value escaped (esc.h) */
 static int bad(const struct reader *r, const char *what, const char *val)
 {
+	char v[256];
+
 	/* a sentence without an errno: the line says what was wrong */
-	err_set(r->err, 0, "%s:%u: %s: '%.200s'", r->name, r->line, what, val);
+	err_set(r->err, 0, "%s:%u: %s: '%s'", r->name, r->line, what,
+		esc_into(v, sizeof(v), val));
 	return -EINVAL;
 }
 
@@ -32,16 +40,51 @@ static void copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
-static int number(const struct reader *r, const char *what, const char *s,
-		  double min, double max, double *v)
+/* What a number of the records must be, said when it is not */
+struct range {
+	const char *what;
+	double min, max;
+	bool whole;
+	const char *unit;	/* after the range */
+};
+
+static const struct range secs = { "secs", 0.1, 86400, false, " s" };
+static const struct range max_foreign = { "max_foreign", 0, 64, false,
+					  " CPUs" };
+static const struct range runs = { "runs", 0, PEERS_MAX_RUNS, true, "" };
+static const struct range max_retries = { "max_retries", 0, 100, true, "" };
+static const struct range part_id = { "part id", 1, PEERS_MAX_PARTS, true, "" };
+static const struct range pps = { "pps", PEERS_MIN_PPS, PEERS_MAX_PPS, false,
+				  " frames/s (or 0 or -: none)" };
+static const struct range foreign = { "foreign", -64, 64, false, " CPUs" };
+static const struct range steal = { "steal", 0, 64, false, " CPUs" };
+static const struct range retries = { "retries", 0, 100, true, "" };
+static const struct range rtt_ns = { "line round trip", 1, 1e9, false,
+				     " ns (or -: not taken)" };
+
+/* A decimal number: no blank, no sign +, nothing after it */
+static bool parse(const char *s, double *v)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtod(s, &end);
-	if (!*s || *end || errno || !(*v >= min && *v <= max))
-		return bad(r, what, s);
-	return 0;
+	return *s && !isspace((unsigned char)*s) && *s != '+' && !*end &&
+	       !errno;
+}
+
+static int number(const struct reader *r, const struct range *g,
+		  const char *s, double *v)
+{
+	char v_esc[256];
+
+	if (parse(s, v) && *v >= g->min && *v <= g->max &&
+	    (!g->whole || *v == floor(*v)))
+		return 0;
+	err_set(r->err, 0, "%s:%u: %s: '%s' is not a %snumber in %.15g..%.15g%s",
+		r->name, r->line, g->what, esc_into(v_esc, sizeof(v_esc), s),
+		g->whole ? "whole " : "", g->min, g->max, g->unit);
+	return -EINVAL;
 }
 
 static struct peers_part *cur_part(const struct reader *r)
@@ -87,13 +130,12 @@ static int rd_bench(struct reader *r, char **f, int n)
 	else if (!strcmp(f[1], "xdp_tools"))
 		copy(b->xdp_tools, sizeof(b->xdp_tools), f[2]);
 	else if (!strcmp(f[1], "secs"))
-		return number(r, "secs", f[2], 0.1, 86400, &b->secs);
+		return number(r, &secs, f[2], &b->secs);
 	else if (!strcmp(f[1], "max_foreign"))
-		return number(r, "max_foreign", f[2], 0, 64, &b->max_foreign);
+		return number(r, &max_foreign, f[2], &b->max_foreign);
 	else if (!strcmp(f[1], "runs") || !strcmp(f[1], "max_retries")) {
-		ret = number(r, f[1], f[2], 0, PEERS_MAX_RUNS, &v);
-		if (!ret && v != floor(v))
-			ret = bad(r, "not a whole number", f[2]);
+		ret = number(r, strcmp(f[1], "runs") ? &max_retries : &runs,
+			     f[2], &v);
 		if (ret)
 			return ret;
 		if (!strcmp(f[1], "runs"))
@@ -109,15 +151,23 @@ static int rd_bench(struct reader *r, char **f, int n)
 static int rd_part(struct reader *r, char **f, int n)
 {
 	struct peers_part *p;
+	char what[64];
+	unsigned int i;
 	double id;
 
 	if (n != 3)
 		return bad(r, "part takes ID TITLE", f[0]);
-	if (number(r, "part id", f[1], 1, PEERS_MAX_PARTS, &id) ||
-	    id != floor(id))
-		return bad(r, "part id (1..9)", f[1]);
-	if (r->b->nparts == PEERS_MAX_PARTS)
-		return bad(r, "too many parts", f[1]);
+	if (number(r, &part_id, f[1], &id))
+		return -EINVAL;
+	for (i = 0; i < r->b->nparts; i++) {
+		if (r->b->part[i].id != id)
+			continue;
+		snprintf(what, sizeof(what), "part given twice (first at line %u)",
+			 r->part_line[i]);
+		return bad(r, what, f[1]);
+	}
+	/* nine distinct ids of 1..9 at most: there is room */
+	r->part_line[r->b->nparts] = r->line;
 	p = &r->b->part[r->b->nparts++];
 	p->id = id;
 	copy(p->title, sizeof(p->title), f[2]);
@@ -191,7 +241,21 @@ static int rd_cmd(struct reader *r, char **f, int n)
 static int rtt(const struct reader *r, const char *s, double *v)
 {
 	*v = NAN;
-	return strcmp(s, "-") ? number(r, "line round trip", s, 1, 1e9, v) : 0;
+	return strcmp(s, "-") ? number(r, &rtt_ns, s, v) : 0;
+}
+
+/*
+ * A run's rate: "-" or 0 (the receiver gave none, or counted nothing:
+ * NaN), or frames a second in PEERS_MIN_PPS..PEERS_MAX_PPS, which keeps
+ * every ratio, difference and interval of them finite
+ */
+static int rate(const struct reader *r, const char *s, double *v)
+{
+	if (!strcmp(s, "-") || (parse(s, v) && *v == 0)) {
+		*v = NAN;
+		return 0;
+	}
+	return number(r, &pps, s, v);
 }
 
 static int rd_run(struct reader *r, char **f, int n)
@@ -208,25 +272,22 @@ static int rd_run(struct reader *r, char **f, int n)
 	if (sd->n == PEERS_MAX_RUNS)
 		return bad(r, "too many runs of a side", f[2]);
 	run = &sd->run[sd->n];
-	run->pps = NAN;
-	if (strcmp(f[2], "-") && number(r, "pps", f[2], 0, 1e12, &run->pps))
+	if (rate(r, f[2], &run->pps))
 		return -EINVAL;
-	if (number(r, "foreign", f[3], -64, 64, &run->foreign) ||
-	    number(r, "steal", f[4], 0, 64, &run->steal))
+	if (number(r, &foreign, f[3], &run->foreign) ||
+	    number(r, &steal, f[4], &run->steal))
 		return -EINVAL;
 	if (strcmp(f[5], "0") && strcmp(f[5], "1"))
 		return bad(r, "disturbed is neither 0 nor 1", f[5]);
 	run->disturbed = f[5][0] == '1';
-	if (number(r, "retries", f[6], 0, 100, &t) || t != floor(t))
-		return bad(r, "retries (0..100)", f[6]);
+	if (number(r, &retries, f[6], &t))
+		return -EINVAL;
 	run->retries = t;
 	run->rtt_before = NAN;
 	run->rtt_after = NAN;
 	if (n == 9 && (rtt(r, f[7], &run->rtt_before) ||
 		       rtt(r, f[8], &run->rtt_after)))
 		return -EINVAL;
-	if (run->pps == 0)	/* a receiver that counted nothing: no rate */
-		run->pps = NAN;
 	sd->n++;
 	return 0;
 }
@@ -252,38 +313,63 @@ static const struct {
 	{ "run", rd_run }, { "skip", rd_skip },
 };
 
-int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err)
+/* One line of len bytes, its newline included if it has one */
+static int rd_line(struct reader *r, char *line, size_t len)
 {
-	struct reader r = { .b = b, .name = name, .err = err };
-	char line[2048], *fld[MAX_FIELDS], *p;
-	size_t i, len;
+	char *fld[MAX_FIELDS], *nul = memchr(line, '\0', len), *p;
+	char what[64];
+	size_t i;
 	int n;
 
-	memset(b, 0, sizeof(*b));
-	while (fgets(line, sizeof(line), f)) {
-		r.line++;
-		len = strlen(line);
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		else if (!feof(f))
-			return bad(&r, "line too long", "...");
-		if (!len || line[0] == '#')
-			continue;
-		for (n = 0, p = line; p && n < MAX_FIELDS; n++)
-			fld[n] = strsep(&p, "\t");
-		if (p)
-			return bad(&r, "too many fields", line);
-		for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
-			if (!strcmp(fld[0], records[i].kw))
-				break;
-		if (i == sizeof(records) / sizeof(records[0]))
-			return bad(&r, "unknown record", fld[0]);
-		if (records[i].rd(&r, fld, n))
-			return -EINVAL;
+	if (nul) {
+		snprintf(what, sizeof(what), "NUL byte at line %u, byte %zu",
+			 r->line, nul - line + 1);
+		return bad(r, what, line);
 	}
+	if (line[len - 1] != '\n')
+		return bad(r, "the last line has no newline: the file is cut short",
+			   line);
+	line[--len] = '\0';
+	if (len > MAX_LINE)
+		return bad(r, "line too long (more than 2047 bytes)", "...");
+	if (!len || line[0] == '#')
+		return 0;
+	for (n = 0, p = line; p && n < MAX_FIELDS; n++)
+		fld[n] = strsep(&p, "\t");
+	if (p)
+		return bad(r, "too many fields", line);
+	for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+		if (!strcmp(fld[0], records[i].kw))
+			return records[i].rd(r, fld, n) ? -EINVAL : 0;
+	return bad(r, "unknown record", fld[0]);
+}
+
+int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err)
+{
+	struct reader r = { .b = b, .err = err };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int ret = 0;
+
+	memset(b, 0, sizeof(*b));
+	esc_into(r.name, sizeof(r.name), name);
+	while (!ret && (len = getline(&line, &cap, f)) > 0) {
+		r.line++;
+		ret = rd_line(&r, line, len);
+	}
+	free(line);
+	if (ret)
+		return ret;
 	if (ferror(f))
-		return err_set(err, -EIO, "reading %s", name);
-	return 0;
+		return err_set(err, -EIO, "%s:%u: reading", r.name, r.line + 1);
+	/* sentences without an errno, as bad()'s */
+	if (!r.line)
+		err_set(err, 0, "%s: no records: the file is empty", r.name);
+	else if (!b->nparts)
+		err_set(err, 0, "%s:%u: no part in the records up to their end: nothing to report",
+			r.name, r.line);
+	return r.line && b->nparts ? 0 : -EINVAL;
 }
 
 static double ratio(double a, double b)
@@ -504,7 +590,7 @@ static void print_side_runs(const struct peers_side *sd, FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "     %s runs (Mpps, foreign load%s):", sd->label,
+	fprintf(f, "     %s runs (Mpps, foreign load%s):", esc_text(sd->label).s,
 		isnan(sd->rtt) ? "" : ", line round trip before/after ns");
 	for (i = 0; i < sd->n; i++) {
 		const struct peers_run *r = &sd->run[i];
@@ -536,8 +622,8 @@ static void print_places(const struct peers_cmp *c, FILE *f)
 
 		fprintf(f, "               %s-%s ns: %s %s Mpps (%u runs), %s %s Mpps (%u runs)",
 			rtt_text(pl->rtt_lo).s, rtt_text(pl->rtt_hi).s,
-			o->label, mpps_text(pl->median[PEERS_OURS]).s,
-			pl->runs[PEERS_OURS], p->label,
+			esc_text(o->label).s, mpps_text(pl->median[PEERS_OURS]).s,
+			pl->runs[PEERS_OURS], esc_text(p->label).s,
 			mpps_text(pl->median[PEERS_PEER]).s,
 			pl->runs[PEERS_PEER]);
 		if (isnan(pl->ratio)) {
@@ -555,15 +641,15 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 	char rci[96], nci[96];
 
 	if (c->skip[0]) {
-		fprintf(f, "   %-9s not compared: %s\n", c->name, c->skip);
+		fprintf(f, "   %-9s not compared: %s\n", esc_text(c->name).s, esc_text(c->skip).s);
 	} else if (isnan(c->ratio)) {
 		fprintf(f, "   %-9s no comparison: %s gave no rate in any run\n",
-			c->name, o->rated ? p->label : o->label);
+			esc_text(c->name).s, esc_text(o->rated ? p->label : o->label).s);
 	} else {
 		ci_text(rci, sizeof(rci), c->ratio_lo, c->ratio_hi, 2);
 		ci_text(nci, sizeof(nci), c->ns_diff_lo, c->ns_diff_hi, 1);
 		fprintf(f, "   %-9s %s %.3f Mpps, %s %.3f Mpps: ratio %.2f, %s; %+.1f ns per frame, %s\n",
-			c->name, o->label, o->median / 1e6, p->label,
+			esc_text(c->name).s, esc_text(o->label).s, o->median / 1e6, esc_text(p->label).s,
 			p->median / 1e6, c->ratio, rci, c->ns_diff, nci);
 		fprintf(f, "             %u + %u rated runs, %u + %u still disturbed after retries\n",
 			o->rated, p->rated, o->disturbed, p->disturbed);
@@ -577,14 +663,14 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 	}
 	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
 		fprintf(f, "             line round trip, median: %s %s ns, %s %s ns\n",
-			o->label, rtt_text(o->rtt).s, p->label,
+			esc_text(o->label).s, rtt_text(o->rtt).s, esc_text(p->label).s,
 			rtt_text(p->rtt).s);
 	if (!c->skip[0] && c->nplace > 1)
 		print_places(c, f);
 	if (o->cmd[0])
-		fprintf(f, "     %s: %s\n", o->label, o->cmd);
+		fprintf(f, "     %s: %s\n", esc_text(o->label).s, esc_text(o->cmd).s);
 	if (p->cmd[0])
-		fprintf(f, "     %s: %s\n", p->label, p->cmd);
+		fprintf(f, "     %s: %s\n", esc_text(p->label).s, esc_text(p->cmd).s);
 	if (o->n)
 		print_side_runs(o, f);
 	if (p->n)
@@ -595,23 +681,25 @@ static void print_part(const struct peers_part *p, FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "%u. %s\n", p->id, p->title);
+	fprintf(f, "%u. %s\n", p->id, esc_text(p->title).s);
 	if (p->nset) {
 		/* the first comparison's labels name the sides */
 		const char *a = p->ncmp ? p->cmp[0].side[PEERS_OURS].label : "ours";
 		const char *b = p->ncmp ? p->cmp[0].side[PEERS_PEER].label : "peer";
 
-		fprintf(f, "   %-16s %-34s %s\n", "setting", a, b);
+		fprintf(f, "   %-16s %-34s %s\n", "setting", esc_text(a).s, esc_text(b).s);
 		for (i = 0; i < p->nset; i++) {
 			const struct peers_setting *s = &p->set[i];
 
-			fprintf(f, "   %-16s %-34s %s\n", s->what, s->ours, s->peer);
+			fprintf(f, "   %-16s %-34s %s\n", esc_text(s->what).s, esc_text(s->ours).s,
+				esc_text(s->peer).s);
 			if (s->note[0])
-				fprintf(f, "   %-16s (differs: %s)\n", "", s->note);
+				fprintf(f, "   %-16s (differs: %s)\n", "",
+					esc_text(s->note).s);
 		}
 	}
 	for (i = 0; i < p->nnote; i++)
-		fprintf(f, "   %s\n", p->note[i]);
+		fprintf(f, "   %s\n", esc_text(p->note[i]).s);
 	for (i = 0; i < p->ncmp; i++)
 		print_cmp(&p->cmp[i], f);
 }
@@ -621,7 +709,7 @@ void peers_print_text(const struct peers_bench *b, FILE *f)
 	unsigned int i;
 
 	fprintf(f, "bench-peers: %s, %s, xdp-tools %s, %u runs of %g s a side, alternating\n",
-		b->kernel, b->cpu, b->xdp_tools, b->runs, b->secs);
+		esc_text(b->kernel).s, esc_text(b->cpu).s, esc_text(b->xdp_tools).s, b->runs, b->secs);
 	fprintf(f, "(a run is disturbed when other work took more than %.0f%% of a CPU beside it; redone up to %u times)\n",
 		100 * b->max_foreign, b->max_retries);
 	for (i = 0; i < b->nparts; i++)

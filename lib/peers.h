@@ -63,6 +63,9 @@
 #define PEERS_TEXT		256
 #define PEERS_CMD		1024
 #define PEERS_MAX_PLACES	4	/* a comparison's; more go into the last */
+#define PEERS_MIN_PPS		1	/* a run's rate, frames/s */
+#define PEERS_MAX_PPS		1e9
+#define PEERS_MAX_INPUT		(16UL << 20)	/* bytes of records */
 
 enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };
 
@@ -128,7 +131,12 @@ struct peers_bench {
 
 /*
  * Records from f (named name in errors) into b (zeroed first).  0, or
- * -EINVAL with a sentence in err naming the line and what was wrong.
+ * -EINVAL with a sentence in err naming the line and what was wrong (the
+ * value, and a number's range; the file's text escaped, lib/esc.h).
+ * Refused besides a malformed record: no records at all (an empty file),
+ * no part, a last line without its newline (a file cut short), a NUL
+ * byte, a line over 2047 bytes, a part given twice, a rate other than 0
+ * or "-" (none) outside PEERS_MIN_PPS..PEERS_MAX_PPS.
  */
 int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err);
 

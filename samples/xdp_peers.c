@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "opts.h"
 #include "peers.h"
 
@@ -28,8 +29,10 @@ struct config {
 #define NOTES \
 	"\nThe records' format and the JSON's keys: lib/peers.h and\n" \
 	"Documentation/bench_peers.rst.\n" \
-	"Exit status: 0 reported, 1 unreadable or malformed RECORDS (the line\n" \
-	"and what was wrong on stderr), 2 bad options.\n"
+	"RECORDS may be a pipe (<(...)): its data is waited for at most 10 s at\n" \
+	"a time.  Text of the records is printed with control bytes as \\xNN.\n" \
+	"Exit status: 0 reported, 1 unreadable, empty or malformed RECORDS (the\n" \
+	"line and what was wrong on stderr), 2 bad options.\n"
 
 static const struct opt rows[] = {
 	OPTS_JSON(struct config, json, "the bench-peers/1 JSON instead of the text"),
@@ -40,16 +43,38 @@ static const struct opts_tool tool =
 	OPTS_TOOL(TOOL, "[OPTIONS] RECORDS", rows, struct config,
 		  .about = ABOUT, .notes = NOTES, .args = true);
 
+/* The records of path into b; 0, or said on stderr */
+static int read_records(struct peers_bench *b, const char *path)
+{
+	char err[ERR_LEN], cut[ERR_LEN];
+	struct input in;
+	int ret;
+
+	ret = input_open(&in, path, PEERS_MAX_INPUT, INPUT_WAIT_S, err);
+	if (ret)
+		goto out;
+	ret = peers_read(b, in.f, path, err);
+	/* what cut the reading short comes before what it left malformed */
+	if (input_close(&in, cut)) {
+		memcpy(err, cut, sizeof(err));
+		ret = -EIO;
+	}
+out:
+	if (ret)
+		fprintf(stderr, TOOL ": %s\n", err);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct peers_bench *b = calloc(1, sizeof(*b));
 	struct config cfg = {};
-	char err[ERR_LEN];
 	int nargs, ret = 1;
-	FILE *f;
 
-	if (!b)
+	if (!b) {
+		fprintf(stderr, TOOL ": out of memory\n");
 		return 1;
+	}
 	nargs = opts_parse(&tool, argc, argv, &cfg, NULL);
 	if (nargs != 1) {
 		if (nargs >= 0)
@@ -58,27 +83,18 @@ int main(int argc, char **argv)
 		free(b);
 		return 2;
 	}
-	f = fopen(argv[1], "re");
-	if (!f) {
-		fprintf(stderr, TOOL ": '%s': %s\n", argv[1], strerror(errno));
+	if (read_records(b, argv[1]))
 		goto out;
-	}
-	ret = peers_read(b, f, argv[1], err);
-	fclose(f);
-	if (ret) {
-		fprintf(stderr, TOOL ": %s\n", err);
-		ret = 1;
-		goto out;
-	}
 	if (peers_summarize(b)) {
 		fprintf(stderr, TOOL ": out of memory\n");
-		ret = 1;
 		goto out;
 	}
 	if (cfg.json)
 		ret = peers_print_json(b, stdout) ? 1 : 0;
 	else
 		peers_print_text(b, stdout);
+	if (!cfg.json)
+		ret = fflush(stdout) ? 1 : 0;
 out:
 	free(b);
 	return ret;

@@ -61,16 +61,24 @@ static const char records[] =
 	"run\tours\t1000000\t0\t0\t0\t0\n"
 	"run\tpeer\t2000000\t0\t0\t0\t0\n";
 
-static int read_str(struct peers_bench *b, const char *text, char *err)
+static int read_mem(struct peers_bench *b, const char *text, size_t len,
+		    char *err)
 {
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	FILE *f;
 	int ret;
 
+	/* glibc's fmemopen() of no bytes fails: read /dev/null then */
+	f = len ? fmemopen((void *)text, len, "r") : fopen("/dev/null", "re");
 	if (!f)
 		return -errno;
 	ret = peers_read(b, f, "rec", err);
 	fclose(f);
 	return ret;
+}
+
+static int read_str(struct peers_bench *b, const char *text, char *err)
+{
+	return read_mem(b, text, strlen(text), err);
 }
 
 /*
@@ -251,7 +259,7 @@ TEST(bad_records)
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\ttheirs\t1\t0\t0\t0\t0\n",
 		  "rec:3: the side is neither ours nor peer: 'theirs'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1e6x\t0\t0\t0\t0\n",
-		  "rec:3: pps: '1e6x'" },
+		  "rec:3: pps: '1e6x' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t2\t0\n",
 		  "rec:3: disturbed is neither 0 nor 1: '2'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\n",
@@ -259,12 +267,33 @@ TEST(bad_records)
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\n",
 		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]: 'run'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\tfast\n",
-		  "rec:3: line round trip: 'fast'" },
+		  "rec:3: line round trip: 'fast' is not a number in 1..1000000000 ns (or -: not taken)" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t0\t400\n",
-		  "rec:3: line round trip: '0'" },
-		{ "part\t10\tx\n", "rec:1: part id (1..9): '10'" },
-		{ "bench\truns\t2.5\n", "rec:1: not a whole number: '2.5'" },
+		  "rec:3: line round trip: '0' is not a number in 1..1000000000 ns (or -: not taken)" },
+		{ "part\t10\tx\n", "rec:1: part id: '10' is not a whole number in 1..9" },
+		{ "bench\truns\t2.5\n", "rec:1: runs: '2.5' is not a whole number in 0..100" },
+		{ "bench\truns\t 5\n", "rec:1: runs: ' 5' is not a whole number in 0..100" },
 		{ "setting\ta\tb\tc\n", "rec:1: setting before any part: 'a'" },
+		/* the hostile-user campaign's: empty, cut, given twice, no rate */
+		{ "", "rec: no records: the file is empty" },
+		{ "# a comment\nbench\truns\t5\n",
+		  "rec:2: no part in the records up to their end: nothing to report" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t38",
+		  "rec:3: the last line has no newline: the file is cut short: 'run\\x09ours\\x0938'" },
+		{ "part\t4\tx\npart\t5\ty\npart\t4\tz\n",
+		  "rec:3: part given twice (first at line 1): '4'" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1e-300\t0\t0\t0\t0\n",
+		  "rec:3: pps: '1e-300' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t2e9\t0\t0\t0\t0\n",
+		  "rec:3: pps: '2e9' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\tinf\t0\t0\t0\t0\n",
+		  "rec:3: pps: 'inf' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t-5\t0\t0\t0\t0\n",
+		  "rec:3: pps: '-5' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\tnan\t0\t0\t0\t0\n",
+		  "rec:3: pps: 'nan' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
+		{ "part\t4\t\x1b[2J\x1b]0;owned\x07\nbogus\x1b[2J\n",
+		  "rec:2: unknown record: 'bogus\\x1b[2J'" },
 	};
 	struct peers_bench *b = calloc(1, sizeof(*b));
 	char err[ERR_LEN];
@@ -276,6 +305,68 @@ TEST(bad_records)
 		EXPECT_EQ(-EINVAL, read_str(b, bad[i].text, err));
 		EXPECT_STREQ(bad[i].err, err);
 	}
+	free(b);
+}
+
+/* A NUL byte is said as such, not as a line too long; a long line is */
+TEST(nul_and_long_line)
+{
+	static const char nul[] = "part\t4\tx\ncmp\ta\0b\tc\n";
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	char err[ERR_LEN] = "", *text;
+
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(-EINVAL, read_mem(b, nul, sizeof(nul) - 1, err));
+	EXPECT_STREQ("rec:2: NUL byte at line 2, byte 6: 'cmp\\x09a'", err);
+	text = malloc(3000);
+	ASSERT_NE(NULL, text);
+	memset(text, 'x', 2999);
+	memcpy(text, "note\t", 5);
+	text[2998] = '\n';
+	text[2999] = '\0';
+	EXPECT_EQ(-EINVAL, read_str(b, text, err));
+	EXPECT_STREQ("rec:1: line too long (more than 2047 bytes): '...'", err);
+	free(text);
+	free(b);
+}
+
+/*
+ * Text of the records reaches the terminal escaped: an escape sequence in
+ * a title, a label, a command is shown as \xNN, and the JSON keeps it as
+ * read (its own escaping)
+ */
+TEST(text_escaped)
+{
+	static const char rec[] =
+		"bench\tkernel\t6.18\x1b[2J\n"
+		"part\t4\tAF_XDP\x1b]0;owned\x07 rxdrop\n"
+		"cmp\tspin\txdpsock\x9b" "31m\tpeer\n"
+		"cmd\tours\txdpsock -i veth0\rhidden\n"
+		"run\tours\t3800000\t0\t0\t0\t0\n";
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	char err[ERR_LEN] = "", *text;
+	size_t len, i;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, read_str(b, rec, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	text = printed(b, false, &len);
+	ASSERT_NE(NULL, text);
+	for (i = 0; i < len; i++)
+		if (text[i] != '\n' && ((unsigned char)text[i] < 0x20 ||
+					(unsigned char)text[i] >= 0x7f))
+			break;
+	EXPECT_EQ(len, i) TH_LOG("a raw byte 0x%02x at %zu of: %s",
+				 (unsigned char)text[i], i, text);
+	EXPECT_NE(NULL, strstr(text, "bench-peers: 6.18\\x1b[2J,")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "4. AF_XDP\\x1b]0;owned\\x07 rxdrop\n")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "xdpsock\\x9b31m: xdpsock -i veth0\\x0dhidden\n"))
+		TH_LOG("%s", text);
+	free(text);
+	text = printed(b, true, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\"kernel\": \"6.18\\u001b[2J\"")) TH_LOG("%s", text);
+	free(text);
 	free(b);
 }
 
