@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "json.h"
 #include "line_rtt.h"
 #include "stats.h"
@@ -20,6 +21,7 @@
 #define WIDTH		72	/* the text pastes into a mail reply */
 #define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */
 #define MAX_DIFFS	16
+#define SEG_LEN		(ESC_LEN + 32)	/* a segment of text with a file's string */
 
 struct diff {
 	const char *field;
@@ -496,36 +498,37 @@ static void text_header(const struct cmp *c)
 	const struct sweep_doc *a = &c->a, *b = &c->b;
 	const struct diff *d = c->d;
 	const unsigned int nd = c->nd;
-	char s1[160], s2[160], s3[160], s4[160], s5[160], s6[64];
+	char s1[SEG_LEN], s2[SEG_LEN], s3[160], s4[SEG_LEN], s5[160], s6[64];
 	const char *seg[6];
 	unsigned int i;
 
-	snprintf(s1, sizeof(s1), "A: %s,", a->release);
-	snprintf(s2, sizeof(s2), "started %s", a->started);
+	snprintf(s1, sizeof(s1), "A: %s,", esc_text(a->release).s);
+	snprintf(s2, sizeof(s2), "started %s", esc_text(a->started).s);
 	seg[0] = s1;
 	seg[1] = s2;
 	wrap(stdout, 0, 3, seg, 2);
-	snprintf(s1, sizeof(s1), "B: %s,", b->release);
-	snprintf(s2, sizeof(s2), "started %s", b->started);
+	snprintf(s1, sizeof(s1), "B: %s,", esc_text(b->release).s);
+	snprintf(s2, sizeof(s2), "started %s", esc_text(b->started).s);
 	wrap(stdout, 0, 3, seg, 2);
 	if (strcmp(a->release, b->release)) {
 		snprintf(s1, sizeof(s1), "kernel release differs: A %s,",
-			 a->release);
-		snprintf(s2, sizeof(s2), "B %s", b->release);
+			 esc_text(a->release).s);
+		snprintf(s2, sizeof(s2), "B %s", esc_text(b->release).s);
 		wrap(stdout, 0, 2, seg, 2);
 	}
 	if (strcmp(a->config, b->config)) {
 		snprintf(s1, sizeof(s1), "kernel config differs: A %.12s,",
-			 a->config);
-		snprintf(s2, sizeof(s2), "B %.12s (sha256)", b->config);
+			 esc_text(a->config).s);
+		snprintf(s2, sizeof(s2), "B %.12s (sha256)",
+			 esc_text(b->config).s);
 		wrap(stdout, 0, 2, seg, 2);
 	}
 	if (!strcmp(a->release, b->release) && !strcmp(a->config, b->config))
 		printf("kernel: the same release and config in A and B\n");
-	snprintf(s1, sizeof(s1), "env: %s,", a->cpu);
+	snprintf(s1, sizeof(s1), "env: %s,", esc_text(a->cpu).s);
 	snprintf(s2, sizeof(s2), "TSC %.3f GHz,", a->ghz);
 	snprintf(s3, sizeof(s3), "napi %s,", a->napi);
-	snprintf(s4, sizeof(s4), "xdp_sweep %s,", a->version);
+	snprintf(s4, sizeof(s4), "xdp_sweep %s,", esc_text(a->version).s);
 	snprintf(s5, sizeof(s5), "repeat %g, duration %g s, warmup %g s,",
 		 jr_num(jr_get(a->opts, "repeat")),
 		 jr_num(jr_get(a->opts, "duration_s")),
@@ -542,8 +545,8 @@ static void text_header(const struct cmp *c)
 		printf("NOT ALIKE, compared anyway (--force); B differs from A in:\n");
 		for (i = 0; i < nd; i++) {
 			snprintf(s1, sizeof(s1), "%s: A %s,", d[i].field,
-				 d[i].a);
-			snprintf(s2, sizeof(s2), "B %s", d[i].b);
+				 esc_text(d[i].a).s);
+			snprintf(s2, sizeof(s2), "B %s", esc_text(d[i].b).s);
 			wrap(stdout, 2, 4, seg, 2);
 		}
 	}
@@ -553,12 +556,12 @@ static void text_header(const struct cmp *c)
 static void text_row(const struct cmp *c, const struct row *r)
 {
 	char pct[32], ns[32], cyc[32], lo[32], hi[32], mp[32];
-	char head[160], delta[96], ci[96], mpps[64];
+	char head[SEG_LEN], delta[96], ci[96], mpps[64];
 	enum judgement j = judge(r);
 	const char *seg[8];
 	unsigned int n = 0;
 
-	snprintf(head, sizeof(head), "%s:", r->label);
+	snprintf(head, sizeof(head), "%s:", esc_text(r->label).s);
 	seg[n++] = head;
 	if (j == NO_RUNS) {
 		snprintf(delta, sizeof(delta), "no ok runs in %s%s%s",
@@ -609,7 +612,7 @@ static void expect_report(const struct cmp *c, const struct cmp_verdict *v)
 {
 	const struct cmp_expects *es = &c->o->expects;
 	const char *unit = c->insns ? "insns" : "ns";
-	char s1[160], s2[64], s3[96], d[32], w[32];
+	char s1[SEG_LEN], s2[64], s3[96], d[32], w[32];
 	const char *seg[3] = { s1, s2, s3 };
 	unsigned int i;
 
@@ -623,7 +626,7 @@ static void expect_report(const struct cmp *c, const struct cmp_verdict *v)
 
 		snprintf(s1, sizeof(s1), "%s: %s:", r->verdict == VERDICT_OK ?
 			 "ok" : r->verdict == VERDICT_FAIL ? "FAIL" : "shown",
-			 r->label);
+			 esc_text(r->label).s);
 		if (runs)
 			snprintf(s2, sizeof(s2), "%s %s%s",
 				 sgn(d, sizeof(d), r->d_ns, 2), unit,
@@ -671,7 +674,7 @@ static void text_report(const struct cmp *c, const struct cmp_verdict *v)
 			printf("\nOnly in %s (not compared):\n", i < c->na ? "A" : "B");
 		sweep_row_label(lbl, sizeof(lbl), i < c->na ? c->only_a[i] :
 				c->only_b[i - c->na], NULL, c->driver);
-		printf("  %s\n", lbl);
+		printf("  %s\n", esc_text(lbl).s);
 	}
 	/* the counts add up to the points: those not judged are said too */
 	printf("\n%u point%s compared: %u dearer, %u cheaper, %u no significant change",
@@ -884,10 +887,11 @@ static int refuse(const struct cmp *c)
 	unsigned int i;
 
 	fprintf(stderr, "%s: %s and %s were not measured alike; B differs from A in:\n",
-		c->o->tool, c->a.path, c->b.path);
+		c->o->tool, esc_path(c->a.path).s, esc_path(c->b.path).s);
 	for (i = 0; i < c->nd; i++)
-		fprintf(stderr, "  %s: A %s, B %s\n", c->d[i].field,
-			c->d[i].a, c->d[i].b);
+		fprintf(stderr, "%s:   %s: A %s, B %s\n", c->o->tool,
+			c->d[i].field, esc_text(c->d[i].a).s,
+			esc_text(c->d[i].b).s);
 	fprintf(stderr, "%s: refusing to compare (--force compares anyway)\n",
 		c->o->tool);
 	return -EPERM;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include "esc.h"
 #include "json.h"
 #include "profile.h"
 #include "sweep_result.h"
@@ -349,31 +350,37 @@ int sweep_result_write(const char *path, const struct sweep_result_info *in,
 /* --- reading --- */
 
 /*
- * What a number must be: in min..max, above 0 if positive, whole.  A run's
- * cost and rate are positive and within what a measurement gives, which
- * also keeps every difference, ratio and CI of them finite.
+ * What a number must be: in min..max, and whole if said; the ranges are
+ * what xdp_sweep's options take and what a measurement gives.  A run's
+ * cost and rate are within that, which also keeps every difference, ratio
+ * and CI of them finite.
  */
 struct range {
 	double min, max;
-	bool positive, whole;
+	bool whole;
 };
 
-static const struct range figure = { 1e-3, 1e12, true, false };
-static const struct range positive = { 0, 1e12, true, false };
-static const struct range non_negative = { 0, 1e12, false, false };
-static const struct range count = { 0, 1e12, false, true };
-static const struct range positive_count = { 1, 1e12, true, true };
-static const struct range ghz = { 0, 1000, true, false };
+static const struct range figure = { 1e-3, 1e12, false };
+static const struct range ghz = { 1e-3, 1000, false };
+static const struct range rtt = { 1, 1e9, false };	/* ns, as lib/peers.c */
+static const struct range sizes = { OPTS_SIZE_MIN, OPTS_SIZE_MAX, true };
+static const struct range stack_sizes = { OPTS_SIZE_MIN, SWEEP_STACK_MAX_SIZE,
+					  true };
+static const struct range flows = { 1, OPTS_FLOWS_MAX, true };
 
 /* Measurement options that must match: numbers in "options" */
 const char *const sweep_match_opts[] = {
 	"repeat", "duration_s", "warmup_s", "loop_k", "spin_n", NULL
 };
-static const struct range *const match_ranges[] = {
-	&positive_count, &positive, &non_negative, &count, &count,
+static const struct range match_ranges[] = {
+	{ 1, OPTS_REPEAT_MAX, true }, { 0.1, OPTS_DURATION_MAX, false },
+	{ 0, 60, false }, { 0, 1 << 23, true }, { 0, 4096, true },
 };
-/* ... and those that only newer results have */
+/* ... and those that only newer results have (0: not used) */
 const char *const sweep_newer_opts[] = { "count", "rate_pps", NULL };
+static const struct range newer_ranges[] = {
+	{ 0, OPTS_COUNT_MAX, true }, { 0, OPTS_RATE_MAX, true },
+};
 
 /* The names xdp_sweep writes */
 static const char *const units[] = { "ns", "insns", NULL };
@@ -387,12 +394,14 @@ static const char *const stacks[] = { "af_xdp", "tpacket_v3", "tpacket_v2",
 static const char *const stack_modes[] = { "native", "generic",
 					   "native-with-zerocopy", NULL };
 
+/* The strings of the file in the sentence are escaped (esc_text()) */
 __attribute__((format(printf, 2, 3)))
 static int bad(const struct sweep_doc *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: not a valid sweep result: ", s->tool, s->path);
+	fprintf(stderr, "%s: %s: not a valid sweep result: ", s->tool,
+		esc_path(s->path).s);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -402,8 +411,18 @@ static int bad(const struct sweep_doc *s, const char *fmt, ...)
 
 static int nomem(const struct sweep_doc *s)
 {
-	fprintf(stderr, "%s: %s: out of memory\n", s->tool, s->path);
+	fprintf(stderr, "%s: %s: out of memory\n", s->tool,
+		esc_path(s->path).s);
 	return -ENOMEM;
+}
+
+/* A string of the file in a message: at most 64 bytes, escaped */
+static struct esc quoted(const char *v)
+{
+	char head[68];
+
+	snprintf(head, sizeof(head), "%.64s%s", v, strlen(v) > 64 ? "..." : "");
+	return esc_text(head);
 }
 
 /* "WHEREKEY is missing", or "... is an array, not a number" */
@@ -463,11 +482,12 @@ static const char *need_name(const struct sweep_doc *s, const struct jr_value *o
 		n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
 			      names[i]);
 	}
-	*err = bad(s, "%s%s is \"%.64s\", not one of %s", where, key, v, list);
+	*err = bad(s, "%s%s is \"%s\", not one of %s", where, key, quoted(v).s,
+		   list);
 	return NULL;
 }
 
-/* A number in range r */
+/* A number in range r, the range said when it is not */
 static double need_num(const struct sweep_doc *s, const struct jr_value *o,
 		       const char *where, const char *key,
 		       const struct range *r, int *err)
@@ -476,18 +496,22 @@ static double need_num(const struct sweep_doc *s, const struct jr_value *o,
 
 	if (isnan(v))
 		return v;
-	if (r->positive && v <= 0)
-		*err = bad(s, "%s%s: %g is not a positive number", where, key, v);
-	else if (v < 0)
-		*err = bad(s, "%s%s: %g is negative", where, key, v);
-	else if (r->whole && v != floor(v))
-		*err = bad(s, "%s%s: %g is not a whole number", where, key, v);
-	else if (v < r->min || v > r->max)
-		*err = bad(s, "%s%s: %g is out of range (%g..%g)", where, key,
-			   v, r->min, r->max);
+	if (v < r->min || v > r->max || (r->whole && v != floor(v)))
+		*err = bad(s, "%s%s: %.15g is not a %snumber in %.15g..%.15g",
+			   where, key, v, r->whole ? "whole " : "", r->min,
+			   r->max);
 	return *err ? NAN : v;
 }
 
+/* A run's line round trip: absent, null (not taken), or a number of ns */
+static void need_rtt(const struct sweep_doc *s, const struct jr_value *r,
+		     const char *where, const char *key, int *err)
+{
+	const struct jr_value *v = jr_get(r, key);
+
+	if (v && jr_type(v) != JR_NULL)
+		need_num(s, r, where, key, &rtt, err);
+}
 
 /*
  * A row's runs (row names it, "points[3] (XDP_DROP native 64B 1 flow): "):
@@ -513,6 +537,8 @@ static int check_runs(const struct sweep_doc *s, const struct jr_value *p,
 			return wrong_type(s, r, row, run, "an object");
 		snprintf(where, sizeof(where), "%s%s.", row, run);
 		ok = need(s, r, where, "ok", JR_BOOL, &err);
+		need_rtt(s, r, where, "rtt_before_ns", &err);
+		need_rtt(s, r, where, "rtt_after_ns", &err);
 		if (!ok || !jr_bool(ok))
 			continue;
 		need_num(s, r, where, "ns_per_pkt", &figure, &err);
@@ -544,7 +570,7 @@ static int check_item(const struct sweep_doc *s, struct sweep_item *it, bool sta
 		mode = jr_get(p, "mode");
 		if (!mode || jr_type(mode) != JR_NULL)
 			need_name(s, p, where, "mode", stack_modes, &err);
-		need_num(s, p, where, "size", &positive_count, &err);
+		need_num(s, p, where, "size", &stack_sizes, &err);
 	} else {
 		const char *action = need_str(s, p, where, "action", &err);
 		__u32 a;
@@ -553,11 +579,11 @@ static int check_item(const struct sweep_doc *s, struct sweep_item *it, bool sta
 			if (!strcmp(action, rxq_action_name(a)))
 				break;
 		if (action && a > XDP_REDIRECT)
-			err = bad(s, "%saction is \"%.64s\", not an XDP action (XDP_DROP, ...)",
-				  where, action);
+			err = bad(s, "%saction is \"%s\", not an XDP action (XDP_DROP, ...)",
+				  where, quoted(action).s);
 		need_name(s, p, where, "mode", modes, &err);
-		need_num(s, p, where, "size", &positive_count, &err);
-		need_num(s, p, where, "flows", &positive_count, &err);
+		need_num(s, p, where, "size", &sizes, &err);
+		need_num(s, p, where, "flows", &flows, &err);
 	}
 	if (err)
 		return err;
@@ -628,19 +654,20 @@ int sweep_doc_load(struct sweep_doc *s, const char *tool_name, const char *path,
 	}
 	if (jr_type(s->root) != JR_OBJECT) {
 		fprintf(stderr, "%s: %s: not an xdp_sweep result: the document is %s, not an object\n",
-			s->tool, path, jr_type_name(jr_type(s->root)));
+			s->tool, esc_path(path).s, jr_type_name(jr_type(s->root)));
 		return -EINVAL;
 	}
 	schema = jr_str(jr_get(s->root, "schema"));
 	if (!schema || strcmp(schema, SWEEP_SCHEMA)) {
-		fprintf(stderr, "%s: %s: not an xdp_sweep result: schema is %s%.64s%s, expected \"%s\"\n",
-			s->tool, path, schema ? "\"" : "", schema ?: "not a string",
+		fprintf(stderr, "%s: %s: not an xdp_sweep result: schema is %s%s%s, expected \"%s\"\n",
+			s->tool, esc_path(path).s, schema ? "\"" : "",
+			schema ? quoted(schema).s : "not a string",
 			schema ? "\"" : "", SWEEP_SCHEMA);
 		return -EINVAL;
 	}
 	tool = need_str(s, s->root, "", "tool", &err);
 	if (tool && strcmp(tool, "xdp_sweep") && !err)
-		err = bad(s, "tool is \"%.64s\", not \"xdp_sweep\"", tool);
+		err = bad(s, "tool is \"%s\", not \"xdp_sweep\"", quoted(tool).s);
 	s->version = need_str(s, s->root, "", "version", &err);
 	/* older results say neither */
 	if (jr_get(s->root, "run_lock"))
@@ -660,11 +687,11 @@ int sweep_doc_load(struct sweep_doc *s, const char *tool_name, const char *path,
 	s->opts = need(s, s->root, "", "options", JR_OBJECT, &err);
 	for (i = 0; sweep_match_opts[i]; i++)
 		need_num(s, s->opts, "options.", sweep_match_opts[i],
-			 match_ranges[i], &err);
+			 &match_ranges[i], &err);
 	for (i = 0; sweep_newer_opts[i]; i++)
 		if (jr_get(s->opts, sweep_newer_opts[i]))
 			need_num(s, s->opts, "options.", sweep_newer_opts[i],
-				 &count, &err);
+				 &newer_ranges[i], &err);
 	/* older results have no cost_unit: ns */
 	unit = jr_get(s->opts, "cost_unit");
 	s->unit = unit ? need_name(s, s->opts, "options.", "cost_unit", units,

@@ -123,8 +123,9 @@ static int write_sweep(const char *path, const struct env *e,
 }
 
 /*
- * n points, those of pts over and over, point i at frame size 64 + i, a
- * member a line (as Python's json.dump(indent=1) writes them: 54 MB for
+ * n points, those of pts over and over, point i at frame size
+ * 64 + i % 8000 with 1 + i / 8000 flows (each its own, in the sweep's
+ * ranges: 46..9014 bytes, 1..4096 flows), a member a line (as Python's json.dump(indent=1) writes them: 54 MB for
  * 100000 of pts_a's)
  */
 static int write_big_sweep(const char *path, const struct env *e,
@@ -143,7 +144,8 @@ static int write_big_sweep(const char *path, const struct env *e,
 		p = &pts[i % np];
 		fprintf(f, "%s\n  {\n   \"action\": \"%s\",\n   \"mode\": \"%s\",\n"
 			"   \"size\": %d,\n   \"flows\": %d,\n   \"runs\": [",
-			i ? "," : "", p->action, p->mode, 64 + i, p->flows);
+			i ? "," : "", p->action, p->mode, 64 + i % 8000,
+			1 + i / 8000);
 		for (k = 0; k < 5; k++)
 			fprintf(f, "%s\n    {\n     \"ok\": true,\n     \"ns_per_pkt\": %g,\n"
 				"     \"pps\": %.17g\n    }",
@@ -675,21 +677,21 @@ TEST_F(cmp, tsc_ghz_overflow)
 TEST_F(cmp, tsc_ghz_zero_and_huge)
 {
 	refused(self, _metadata, "\"tsc_ghz\": 2.51", "\"tsc_ghz\": 0",
-		": not a valid sweep result: env.tsc_ghz: 0 is not a positive number");
+		": not a valid sweep result: env.tsc_ghz: 0 is not a number in 0.001..1000");
 	refused(self, _metadata, "\"tsc_ghz\": 0", "\"tsc_ghz\": 1e300",
-		": not a valid sweep result: env.tsc_ghz: 1e+300 is out of range (0..1000)");
+		": not a valid sweep result: env.tsc_ghz: 1e+300 is not a number in 0.001..1000");
 }
 
 TEST_F(cmp, ns_per_pkt_zero)
 {
 	refused(self, _metadata, "\"ns_per_pkt\": 402,", "\"ns_per_pkt\": 0,",
-		": not a valid sweep result: points[3] (XDP_REDIRECT native 1500B 100 flows): runs[2].ns_per_pkt: 0 is not a positive number");
+		": not a valid sweep result: points[3] (XDP_REDIRECT native 1500B 100 flows): runs[2].ns_per_pkt: 0 is not a number in 0.001..1000000000000");
 }
 
 TEST_F(cmp, ns_per_pkt_negative)
 {
 	refused(self, _metadata, "\"ns_per_pkt\": 110,", "\"ns_per_pkt\": -110,",
-		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[0].ns_per_pkt: -110 is not a positive number");
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[0].ns_per_pkt: -110 is not a number in 0.001..1000000000000");
 }
 
 TEST_F(cmp, pps_zero)
@@ -698,14 +700,14 @@ TEST_F(cmp, pps_zero)
 
 	snprintf(from, sizeof(from), "\"pps\": %.17g}", 1e9 / 111);
 	refused(self, _metadata, from, "\"pps\": 0}",
-		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].pps: 0 is not a positive number");
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].pps: 0 is not a number in 0.001..1000000000000");
 }
 
 /* Finite, but its square is not: the CI would be NaN */
 TEST_F(cmp, run_at_1e308)
 {
 	refused(self, _metadata, "\"ns_per_pkt\": 111,", "\"ns_per_pkt\": 1e308,",
-		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].ns_per_pkt: 1e+308 is out of range (0.001..1e+12)");
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].ns_per_pkt: 1e+308 is not a number in 0.001..1000000000000");
 }
 
 TEST_F(cmp, empty_points)
@@ -813,7 +815,7 @@ TEST_F(cmp, input_over_limit)
 
 /*
  * A valid 50 MB result (A's points again and again, each at its own
- * frame size) against itself in bounded memory (1.5 GB of address
+ * frame size and flows) against itself in bounded memory (1.5 GB of address
  * space), and too little memory said as such.  The harness's default 30 s
  * is this test's own time limit, not a speed threshold: writing and
  * reading 50 MB twice took longer than that on a shared, loaded host
@@ -937,6 +939,59 @@ TEST_F(cmp, pipes_read)
 	EXPECT_EQ(0, run_cmd(self->cmd, self->out, sizeof(self->out)))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "3 points compared")) TH_LOG("%s", self->out);
+}
+
+/* Every number read has a range, said with it: no u32 wrap taken */
+TEST_F(cmp, numbers_out_of_range)
+{
+	refused(self, _metadata, "\"size\": 1500", "\"size\": 4294967360",
+		": not a valid sweep result: points[3].size: 4294967360 is not a whole number in 46..9014");
+	refused(self, _metadata, "\"size\": 4294967360", "\"size\": 1500.5",
+		": not a valid sweep result: points[3].size: 1500.5 is not a whole number in 46..9014");
+	ASSERT_EQ(0, replace_in(self->b, "\"size\": 1500.5", "\"size\": 1500"));
+	refused(self, _metadata, "\"flows\": 100", "\"flows\": 5000",
+		": not a valid sweep result: points[3].flows: 5000 is not a whole number in 1..4096");
+	ASSERT_EQ(0, replace_in(self->b, "\"flows\": 5000", "\"flows\": 100"));
+	refused(self, _metadata, "\"repeat\": 5", "\"repeat\": 1e9",
+		": not a valid sweep result: options.repeat: 1000000000 is not a whole number in 1..100");
+}
+
+/* A run's round trips, when there: in 1..1e9 ns, or null */
+TEST_F(cmp, rtt_out_of_range)
+{
+	char from[64], to[128], args[512];
+
+	snprintf(from, sizeof(from), "\"pps\": %.17g}", 1e9 / 111);
+	snprintf(to, sizeof(to), "\"pps\": %.17g, \"rtt_before_ns\": null, \"rtt_after_ns\": 400}",
+		 1e9 / 111);
+	ASSERT_EQ(0, replace_in(self->b, from, to));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	refused(self, _metadata, "\"rtt_after_ns\": 400", "\"rtt_after_ns\": 1e308",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs[1].rtt_after_ns: 1e+308 is not a number in 1..1000000000");
+}
+
+/*
+ * A file's strings reach the terminal escaped: the report's kernel, the
+ * message's tool; a long path is shortened in the middle, the reason said
+ */
+TEST_F(cmp, text_escaped)
+{
+	char args[512];
+	size_t i;
+
+	ASSERT_EQ(0, replace_in(self->b, "\"kernel_release\": \"6.18.44-a\"",
+				"\"kernel_release\": \"6.18\\u001b[2J\\u009b31m\""));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "B: 6.18\\x1b[2J\\xc2\\x9b31m,")) TH_LOG("%s", self->out);
+	for (i = 0; self->out[i]; i++)
+		if ((unsigned char)self->out[i] == 0x1b)
+			break;
+	EXPECT_EQ(strlen(self->out), i) TH_LOG("%s", self->out);
+	refused(self, _metadata, "\"tool\": \"xdp_sweep\"",
+		"\"tool\": \"\\u001b]0;owned\\u0007\"",
+		": not a valid sweep result: tool is \"\\x1b]0;owned\\x07\", not \"xdp_sweep\"");
 }
 
 /* A path that would fill the line: cut in the middle, the reason said */
