@@ -53,7 +53,7 @@ static ssize_t input_read(void *cookie, char *buf, size_t len)
 }
 
 /* What ended the reading, or the open, as "PATH: what" */
-static int said(const struct input *in, int ret, char *err)
+static int said(const struct input *in, int ret, char err[ERR_LEN])
 {
 	if (ret == -EISDIR)
 		return err_wrap(err, ret, "%s: is a directory, not a file",
@@ -69,7 +69,7 @@ static int said(const struct input *in, int ret, char *err)
 }
 
 int input_open(struct input *in, const char *path, size_t max,
-	       unsigned int wait_s, char *err)
+	       unsigned int wait_s, char err[ERR_LEN])
 {
 	static const cookie_io_functions_t io = { .read = input_read };
 	struct stat st;
@@ -96,7 +96,7 @@ int input_open(struct input *in, const char *path, size_t max,
 	return said(in, ret, err);
 }
 
-int input_close(struct input *in, char *err)
+int input_close(struct input *in, char err[ERR_LEN])
 {
 	fclose(in->f);
 	close(in->fd);

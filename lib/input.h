@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "err.h"
 #include "esc.h"
 
 #define INPUT_WAIT_S	10	/* the tools' longest wait for a pipe's data */
@@ -45,12 +46,12 @@ struct input {
 
 /* 0, or -errno said in err; in must stay where it is until input_close() */
 int input_open(struct input *in, const char *path, size_t max,
-	       unsigned int wait_s, char *err);
+	       unsigned int wait_s, char err[ERR_LEN]);
 
 /*
  * Close it: 0, or what ended the reading before the end, said in err
  * (-ETIMEDOUT: no data within wait_s; -EFBIG: over max; -errno)
  */
-int input_close(struct input *in, char *err);
+int input_close(struct input *in, char err[ERR_LEN]);
 
 #endif /* INPUT_H */

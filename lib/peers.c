@@ -344,7 +344,7 @@ static int rd_line(struct reader *r, char *line, size_t len)
 	return bad(r, "unknown record", fld[0]);
 }
 
-int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err)
+int peers_read(struct peers_bench *b, FILE *f, const char *name, char err[ERR_LEN])
 {
 	struct reader r = { .b = b, .err = err };
 	char *line = NULL;

@@ -138,7 +138,7 @@ struct peers_bench {
  * byte, a line over 2047 bytes, a part given twice, a rate other than 0
  * or "-" (none) outside PEERS_MIN_PPS..PEERS_MAX_PPS.
  */
-int peers_read(struct peers_bench *b, FILE *f, const char *name, char *err);
+int peers_read(struct peers_bench *b, FILE *f, const char *name, char err[ERR_LEN]);
 
 /* Every comparison's figures; 0 or -ENOMEM */
 int peers_summarize(struct peers_bench *b);

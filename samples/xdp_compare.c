@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "opts.h"
 #include "json_read.h"
 #include "sweep_compare.h"
@@ -121,5 +122,5 @@ int main(int argc, char **argv)
 	if (cmp_files(argv[1], argv[2], &o, &v))
 		return 1;
 	/* 3: a row not as --expect says, or a rule that matched none */
-	return fflush(stdout) ? 1 : v.expect_failed ? 3 : 0;
+	return cli_finish(TOOL, v.expect_failed ? 3 : 0);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "input.h"
 #include "opts.h"
 #include "peers.h"
@@ -89,13 +90,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": out of memory\n");
 		goto out;
 	}
+	/* a lost report is said by cli_finish() */
 	if (cfg.json)
 		ret = peers_print_json(b, stdout) ? 1 : 0;
 	else
 		peers_print_text(b, stdout);
 	if (!cfg.json)
-		ret = fflush(stdout) ? 1 : 0;
+		ret = 0;
 out:
 	free(b);
-	return ret;
+	return cli_finish(TOOL, ret);
 }

@@ -62,7 +62,7 @@ static const char records[] =
 	"run\tpeer\t2000000\t0\t0\t0\t0\n";
 
 static int read_mem(struct peers_bench *b, const char *text, size_t len,
-		    char *err)
+		    char err[ERR_LEN])
 {
 	FILE *f;
 	int ret;
@@ -76,7 +76,7 @@ static int read_mem(struct peers_bench *b, const char *text, size_t len,
 	return ret;
 }
 
-static int read_str(struct peers_bench *b, const char *text, char *err)
+static int read_str(struct peers_bench *b, const char *text, char err[ERR_LEN])
 {
 	return read_mem(b, text, strlen(text), err);
 }
