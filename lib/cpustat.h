@@ -46,22 +46,6 @@ int cpustat_read(struct cpu_times *t, int ncpus);
 /* user + nice + system + irq + softirq */
 __u64 cpu_times_busy(const struct cpu_times *t);
 
-#define PROC_COMM_LEN	16
-
-/*
- * The processes whose name (/proc/PID/comm) starts with prefix, kernel
- * threads included: at most max of their pids into pids[], and their
- * names into comms[] unless NULL.  Returns how many.
- */
-int proc_threads(const char *prefix, pid_t *pids, char (*comms)[PROC_COMM_LEN],
-		 int max);
-
-/*
- * Each CPU's ksoftirqd thread: tids[cpu] for cpu 0..ncpus-1 (0 where none
- * was found).  Returns how many were found.
- */
-int ksoftirqd_tids(pid_t *tids, int ncpus);
-
 struct load_thread {
 	pid_t tid;
 	int cpu;		/* the CPU it is pinned to, or -1 */

@@ -2,11 +2,13 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,4 +94,54 @@ int pin_self(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+int proc_threads(const char *prefix, pid_t *pids, char (*comms)[PROC_COMM_LEN],
+		 int max)
+{
+	char path[64], comm[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	while (dir && n < max && (de = readdir(dir))) {
+		FILE *f;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.32s/comm", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, prefix, strlen(prefix))) {
+			if (comms) {
+				comm[strcspn(comm, "\n")] = '\0';
+				snprintf(comms[n], PROC_COMM_LEN, "%.15s", comm);
+			}
+			pids[n++] = atoi(de->d_name);
+		}
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+int ksoftirqd_tids(pid_t *tids, int ncpus)
+{
+	char comms[PROC_MAX_CPUS][PROC_COMM_LEN];
+	pid_t pids[PROC_MAX_CPUS];
+	int n, i, cpu, found = 0;
+
+	memset(tids, 0, ncpus * sizeof(*tids));
+	n = proc_threads("ksoftirqd/", pids, comms, PROC_MAX_CPUS);
+	for (i = 0; i < n; i++)
+		if (sscanf(comms[i], "ksoftirqd/%d", &cpu) == 1 && cpu >= 0 &&
+		    cpu < ncpus && !tids[cpu]) {
+			tids[cpu] = pids[i];
+			found++;
+		}
+	return found;
 }

@@ -53,4 +53,22 @@ int thread_last_cpu(pid_t tid);
 /* Pin the calling thread to one CPU */
 int pin_self(int cpu);
 
+/* Threads by name, from /proc: whose CPU time a measurement names */
+#define PROC_COMM_LEN	16
+#define PROC_MAX_CPUS	64	/* ksoftirqd threads looked for */
+
+/*
+ * The processes whose name (/proc/PID/comm) starts with prefix, kernel
+ * threads included: at most max of their pids into pids[], and their
+ * names into comms[] unless NULL.  Returns how many.
+ */
+int proc_threads(const char *prefix, pid_t *pids, char (*comms)[PROC_COMM_LEN],
+		 int max);
+
+/*
+ * Each CPU's ksoftirqd thread: tids[cpu] for cpu 0..ncpus-1 (0 where none
+ * was found).  Returns how many were found.
+ */
+int ksoftirqd_tids(pid_t *tids, int ncpus);
+
 #endif /* MEASURE_H */

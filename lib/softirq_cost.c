@@ -10,7 +10,7 @@
 
 #include "softirq_cost.h"
 #include "softirq_cost_common.h"
-#include "cpustat.h"
+#include "measure.h"
 #include "softirq_cost.skel.h"
 #include "err.h"
 
@@ -33,14 +33,13 @@ static __u32 prog_id(struct bpf_program *p)
 }
 
 /*
- * Each CPU's ksoftirqd tid into the programs' per-CPU state, for the
- * exit program's "another process's traffic" test
+ * Each CPU's ksoftirqd tid, found once, into the programs' per-CPU state,
+ * for the exit program's "another process's traffic" test
  */
-/* Each CPU's ksoftirqd tid, found once, for the exit program's test */
 static int ksoftirqd_find(struct sirq *s, char err[ERR_LEN])
 {
-	pid_t tids[CPUSTAT_MAX_CPUS];
-	int i, n = s->ncpus < CPUSTAT_MAX_CPUS ? s->ncpus : CPUSTAT_MAX_CPUS;
+	pid_t tids[PROC_MAX_CPUS];
+	int i, n = s->ncpus < PROC_MAX_CPUS ? s->ncpus : PROC_MAX_CPUS;
 
 	s->state = calloc(s->ncpus, sizeof(*s->state));
 	if (!s->state)

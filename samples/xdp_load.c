@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 
 #include "cpustat.h"
+#include "measure.h"
 #include "line_rtt.h"
 #include "opts.h"
 
