@@ -28,7 +28,7 @@
 #include <linux/types.h>
 
 #include "cli.h"
-#include "trafficgen_common.h"
+#include "frame.h"
 
 enum opt_type {
 	OPT_END,
@@ -112,9 +112,9 @@ bool opts_given(const struct opts_tool *t, opts_given_t given,
 void opts_help(const struct opts_tool *t, const void *cfg, FILE *f);
 
 /* The rows several tools share: name, letter, range and help once */
-#define OPTS_SIZE_MIN	TGEN_MIN_PKT_SIZE
-#define OPTS_SIZE_MAX	TGEN_MAX_PKT_SIZE
-#define OPTS_FLOWS_MAX	TGEN_MAX_FLOWS
+#define OPTS_SIZE_MIN	FRAME_MIN_SIZE
+#define OPTS_SIZE_MAX	FRAME_MAX_SIZE
+#define OPTS_FLOWS_MAX	FRAME_MAX_FLOWS
 #define OPTS_RATE_MAX	1000000000ULL
 #define OPTS_COUNT_MAX	1000000000000ULL
 #define OPTS_DURATION_MAX 86400.0

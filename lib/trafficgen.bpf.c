@@ -58,7 +58,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, TGEN_MAX_FLOWS);
+	__uint(max_entries, FRAME_MAX_FLOWS);
 	__type(key, __u32);
 	__type(value, __u64);
 } sink_ports SEC(".maps");
@@ -124,7 +124,7 @@ int tgen_sink(struct xdp_md *ctx)
 	if ((void *)(udp + 1) > data_end)
 		goto other;
 	port = bpf_ntohs(udp->source) - TGEN_PORT_BASE;
-	if (port >= TGEN_MAX_FLOWS)
+	if (port >= FRAME_MAX_FLOWS)
 		goto other;
 	pc = bpf_map_lookup_elem(&sink_ports, &port);
 	if (pc)

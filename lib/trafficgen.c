@@ -35,7 +35,7 @@
 /* A buffer of either kind takes the other's sentences (err.h) */
 _Static_assert(ERR_LEN == XSK_ERRLEN, "ERR_LEN and XSK_ERRLEN differ");
 
-_Static_assert(TGEN_MIN_PKT_SIZE == XSK_PKT_MIN_LEN,
+_Static_assert(FRAME_MIN_SIZE == XSK_PKT_MIN_LEN,
 	       "the generator's smallest frame is the packet format's");
 
 #define NSEC		1000000000ULL
@@ -446,12 +446,12 @@ static int check_opts(const struct tgen_opts *o, __u32 size, char err[ERR_LEN])
 {
 	if (!o->ifname || !*o->ifname)
 		return err_set(err, -EINVAL, "tgen: no interface given (ifname)");
-	if (size < XSK_PKT_MIN_LEN || size > TGEN_MAX_PKT_SIZE)
+	if (size < XSK_PKT_MIN_LEN || size > FRAME_MAX_SIZE)
 		return err_set(err, -EINVAL, "tgen: frame size %u is outside %u..%u (frame length without FCS)",
-				size, XSK_PKT_MIN_LEN, TGEN_MAX_PKT_SIZE);
-	if (!o->flows || o->flows > TGEN_MAX_FLOWS)
+				size, XSK_PKT_MIN_LEN, FRAME_MAX_SIZE);
+	if (!o->flows || o->flows > FRAME_MAX_FLOWS)
 		return err_set(err, -EINVAL, "tgen: flows %u is outside 1..%u",
-				o->flows, TGEN_MAX_FLOWS);
+				o->flows, FRAME_MAX_FLOWS);
 	if (!o->count && !o->duration_ns)
 		return err_set(err, -EINVAL, "tgen: neither a count nor a duration: the run would never end");
 	if (o->rate_pps > 1000000000ULL)
@@ -652,7 +652,7 @@ int tgen_sink_read(struct tgen_sink *s, struct tgen_sink_counters *c,
 	memset(c, 0, sizeof(*c));
 	if (ncpus < 0)
 		return ncpus;
-	if (nports > TGEN_MAX_FLOWS)
+	if (nports > FRAME_MAX_FLOWS)
 		return -EINVAL;
 	pc = calloc(ncpus, sizeof(*pc));
 	pp = calloc(ncpus, sizeof(*pp));

@@ -51,10 +51,10 @@ struct tgen_opts {
 	const char *ifname;	/* frames leave by it (the caller's netns) */
 	__u32 queue;		/* rx_queue_index given to the program */
 	__u32 pkt_size;		/* frame length without FCS,
-				 * XSK_PKT_MIN_LEN..TGEN_MAX_PKT_SIZE;
+				 * XSK_PKT_MIN_LEN..FRAME_MAX_SIZE;
 				 * 0 means 64 */
 	__u32 flows;		/* UDP source ports 1000 .. 1000 + flows - 1;
-				 * 1..TGEN_MAX_FLOWS (0 is refused) */
+				 * 1..FRAME_MAX_FLOWS (0 is refused) */
 	__u64 count;		/* frames to send; 0 = no limit */
 	__u64 duration_ns;	/* 0 = no limit; count or duration is needed */
 	__u64 rate_pps;		/* 0 = as fast as possible */
@@ -127,7 +127,7 @@ void tgen_sink_detach(struct tgen_sink *s);
 
 /*
  * The counters summed over CPUs; ports (if given) gets the frames of ports
- * 1000 .. 1000 + nports - 1 (nports <= TGEN_MAX_FLOWS).
+ * 1000 .. 1000 + nports - 1 (nports <= FRAME_MAX_FLOWS).
  */
 int tgen_sink_read(struct tgen_sink *s, struct tgen_sink_counters *c,
 		   __u64 *ports, __u32 nports);

@@ -8,16 +8,10 @@
 
 #include <linux/types.h>
 
+#include "frame.h"
+
 /* UDP source ports are TGEN_PORT_BASE .. TGEN_PORT_BASE + flows - 1 */
 #define TGEN_PORT_BASE		1000
-#define TGEN_MAX_FLOWS		4096
-
-/*
- * Frame lengths without FCS: Ethernet + IPv4 + UDP headers and the 4-byte
- * sequence number (XSK_PKT_MIN_LEN), up to MTU 9000 plus the Ethernet header
- */
-#define TGEN_MIN_PKT_SIZE	46
-#define TGEN_MAX_PKT_SIZE	9014
 
 /* tgen_sink's counters, per CPU */
 struct tgen_sink_counters {

@@ -316,10 +316,10 @@ int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN])
 				xskb_kind_name(o->kind));
 	if (o->count && o->ifname && o->kind != XSKB_TXONLY)
 		return err_set(err, -EINVAL, "a count needs the own veth pair's generator (no -i), or txonly");
-	if (o->pkt_size < XSK_PKT_MIN_LEN || o->pkt_size > TGEN_MAX_PKT_SIZE)
+	if (o->pkt_size < XSK_PKT_MIN_LEN || o->pkt_size > FRAME_MAX_SIZE)
 		return err_set(err, -EINVAL, "packet size %u is outside %u..%u",
 				o->pkt_size, XSK_PKT_MIN_LEN,
-				TGEN_MAX_PKT_SIZE);
+				FRAME_MAX_SIZE);
 	if (o->spin_n > XSK_SPIN_MAX)
 		return err_set(err, -EINVAL, "spin_n %u is above %u",
 				o->spin_n, XSK_SPIN_MAX);
@@ -556,7 +556,7 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char err[ERR_LEN
 			goto out;
 	}
 	if (o->verify && o->kind == XSKB_RXDROP) {
-		b->buf = malloc(TGEN_MAX_PKT_SIZE + 1);
+		b->buf = malloc(FRAME_MAX_SIZE + 1);
 		if (!b->buf) {
 			ret = err_set(err, -ENOMEM, "out of memory");
 			goto out;
@@ -683,7 +683,7 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 	}
 	/* a batch of packets */
 	for (i = 0; i < b->o.batch; i++) {
-		n = xsk_rx_packet(xs, b->buf, TGEN_MAX_PKT_SIZE + 1, &nd);
+		n = xsk_rx_packet(xs, b->buf, FRAME_MAX_SIZE + 1, &nd);
 		if (!n)
 			break;
 		if (n < 0)

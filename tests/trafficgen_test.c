@@ -77,7 +77,7 @@ FIXTURE(tgen) {
 	struct tgen_opts o;
 	struct tgen_result r;
 	struct tgen_sink_counters c;
-	__u64 ports[TGEN_MAX_FLOWS];
+	__u64 ports[FRAME_MAX_FLOWS];
 	char err[ERR_LEN];
 };
 
@@ -106,7 +106,7 @@ static int run_and_count(FIXTURE_DATA(tgen) *self)
 	if (ret)
 		return ret;
 	return tgen_sink_read(self->sink, &self->c, self->ports,
-			      TGEN_MAX_FLOWS);
+			      FRAME_MAX_FLOWS);
 }
 
 static void check_exact(struct __test_metadata *_metadata,
@@ -141,7 +141,7 @@ TEST_F(tgen, count_100_flows)
 	ASSERT_EQ(0, run_and_count(self))
 		TH_LOG("%s", self->err);
 	check_exact(_metadata, self, 10000, 64);
-	for (p = 0; p < TGEN_MAX_FLOWS; p++) {
+	for (p = 0; p < FRAME_MAX_FLOWS; p++) {
 		if (!self->ports[p])
 			continue;
 		distinct++;
@@ -252,7 +252,7 @@ TEST_F(tgen, bad_size)
 	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
 	ASSERT_NE(NULL, strstr(self->err, "frame size 10"))
 		TH_LOG("%s", self->err);
-	self->o.pkt_size = TGEN_MAX_PKT_SIZE + 1;
+	self->o.pkt_size = FRAME_MAX_SIZE + 1;
 	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
 }
 
@@ -263,7 +263,7 @@ TEST_F(tgen, bad_flows)
 	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
 	ASSERT_NE(NULL, strstr(self->err, "flows 0"))
 		TH_LOG("%s", self->err);
-	self->o.flows = TGEN_MAX_FLOWS + 1;
+	self->o.flows = FRAME_MAX_FLOWS + 1;
 	ASSERT_EQ(-EINVAL, tgen_run(&self->o, &self->r, self->err));
 }
 
