@@ -18,6 +18,7 @@
 #include <linux/bpf.h>	/* enum xdp_action */
 
 #include "err.h"
+#include "xdp_action_name.h"
 
 #define RXQ_MAX_CPUS	64
 #define RXQ_MAX_QUEUES	64
@@ -101,9 +102,6 @@ struct rxq_result {
 };
 
 struct rxq_bench;
-
-const char *rxq_action_name(__u32 action);
-int rxq_action_parse(const char *name, __u32 *action);
 
 int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char err[ERR_LEN]);
 void rxq_bench_close(struct rxq_bench *b);

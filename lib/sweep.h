@@ -14,8 +14,9 @@
  *   sweep_backend.c  the three backends
  *   sweep_run.c      the runner: set-up, interleaved rounds (ABBA for
  *                    A/B), disturbed runs redone, progress
- *   sweep_result.c   the xdp-sweep/1 JSON: written and read
- *                    (sweep_result.h, Documentation/sweep.schema.json)
+ *   sweep_result.c   the xdp-sweep/1 JSON, written (sweep_result.h);
+ *                    sweep_doc.c reads it back (sweep_doc.h,
+ *                    Documentation/sweep.schema.json)
  *   sweep_compare.c  A/B: the guard, Welch, the report (sweep_compare.h)
  *   sweep_report.c   the table, the plot, the profiles' files, the A/B
  *                    report (sweep_report.h)
@@ -30,6 +31,7 @@
 #include "err.h"
 #include "opts.h"
 #include "stats.h"
+#include "sweep_doc.h"
 #include "rxq_bench.h"
 #include "xsk_bench.h"
 #include "xsk_core.h"
@@ -37,7 +39,6 @@
 #define SWEEP_MAX_REPEAT	OPTS_REPEAT_MAX
 #define SWEEP_MAX_RETRIES	2	/* a disturbed run is redone this often */
 #define SWEEP_WARMUP_TRIES	20	/* counted warm-up runs until one loses none */
-#define SWEEP_STACK_MAX_SIZE	1514	/* the receive stacks' largest frame */
 
 /* The receive stacks' rows, in the order --stacks compares them */
 enum sweep_stack_id {

@@ -16,7 +16,7 @@
 #include "line_rtt.h"
 #include "stats.h"
 #include "sweep_compare.h"
-#include "sweep_result.h"
+#include "sweep_doc.h"
 
 #define WIDTH		72	/* the text pastes into a mail reply */
 #define TSC_TOL		0.01	/* tsc_ghz may differ by 1% */

@@ -37,7 +37,7 @@ const char *sweep_mode_name(bool skb)
 
 const char *sweep_point_name(const struct sweep_point *p)
 {
-	return p->stk ? p->stk->label : rxq_action_name(p->action);
+	return p->stk ? p->stk->label : xdp_action_name(p->action);
 }
 
 const char *sweep_point_mode(const struct sweep_point *p)

@@ -189,7 +189,7 @@ static int plot_data(const char *dat, const struct sweep_cfg *c,
 		fprintf(f, "# %u bytes, flows %u\n", c->sizes.v[z],
 			c->flows.v[0]);
 		for (a = 0; a < c->actions.n; a++) {
-			name = rxq_action_name(c->actions.v[a]);
+			name = xdp_action_name(c->actions.v[a]);
 			/* the x label says XDP_: DROP, TX, ... fit the ticks */
 			if (!strncmp(name, "XDP_", 4))
 				name += 4;
@@ -291,10 +291,10 @@ static void sweep_write_profiles(const char *base, const char *side,
 			continue;
 		prof_data_counts(p->prof, &pc);
 		snprintf(prefix, sizeof(prefix), "%.400s%s-profile-%s-%s-%uB-%ufl",
-			 base, side, rxq_action_name(p->action),
+			 base, side, xdp_action_name(p->action),
 			 sweep_mode_name(p->skb_mode), p->size, p->flows);
 		snprintf(title, sizeof(title), "xdp_sweep %s %s %u B %u flow%s: CPU %d, %s at %u Hz, %llu measured window%s",
-			 rxq_action_name(p->action), sweep_mode_name(p->skb_mode),
+			 xdp_action_name(p->action), sweep_mode_name(p->skb_mode),
 			 p->size, p->flows, p->flows == 1 ? "" : "s", pc.cpu,
 			 prof_event(c->prof), prof_freq(c->prof),
 			 (unsigned long long)pc.windows,
@@ -320,7 +320,7 @@ static void sweep_print_profiles(const struct sweep_cfg *c,
 			continue;
 		sweep_summarize(c, p, &s);
 		printf("\nprofile %s %s %u B %u flow%s (ns/pkt median %.1f): ",
-		       rxq_action_name(p->action), sweep_mode_name(p->skb_mode),
+		       xdp_action_name(p->action), sweep_mode_name(p->skb_mode),
 		       p->size, p->flows, p->flows == 1 ? "" : "s",
 		       s.ok ? s.ns.median : NAN);
 		prof_print(stdout, c->prof, p->prof, s.ok ? s.ns.median : NAN,

@@ -58,7 +58,7 @@ static const struct opt rows[] = {
 	OPTS_HEADING("Program:"),
 	{ RXQ_ROW(OPT_ENUM, "action", 'a', o.action, "ACTION",
 		  "XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED (the XDP_ prefix may be left out)"),
-	  .parse = rxq_action_parse, .def = "XDP_DROP",
+	  .parse = xdp_action_parse, .def = "XDP_DROP",
 	  .values = "XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED" },
 	RXQ_FLAG("skb-mode", 'S', o.skb_mode, "generic XDP (default: native)"),
 	RXQ_FLAG("readmem", 0, o.readmem, "read the Ethernet header of every frame"),
@@ -178,7 +178,7 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 {
 	const struct rxq_opts *o = &cfg->o;
 
-	printf("Summary: %s %s on %s%s\n", rxq_action_name(o->action),
+	printf("Summary: %s %s on %s%s\n", xdp_action_name(o->action),
 	       o->skb_mode ? "generic" : "native", rxq_bench_ifdesc(b),
 	       cli_stop ? " (interrupted)" : "");
 	printf("  packets      %llu in %.3f s: %.3f Mpps\n",
@@ -251,7 +251,7 @@ static void print_json(const struct config *cfg, struct rxq_bench *b,
 	json_begin_object(w);
 	json_kv_string(w, "tool", "xdp_rxq_info");
 	json_kv_string(w, "version", VERSION);
-	json_kv_string(w, "action", rxq_action_name(o->action));
+	json_kv_string(w, "action", xdp_action_name(o->action));
 	json_kv_string(w, "mode", o->skb_mode ? "generic" : "native");
 	json_kv_string(w, "interface", rxq_bench_ifdesc(b));
 	json_kv_bool(w, "own_veth_pair", rxq_bench_own_env(b));
@@ -345,7 +345,7 @@ int main(int argc, char **argv)
 	}
 	if (!cfg.json)
 		printf("Running XDP on %s, action %s, %s mode; NAPI %s; TSC %.3f GHz\n\n",
-		       rxq_bench_ifdesc(b), rxq_action_name(cfg.o.action),
+		       rxq_bench_ifdesc(b), xdp_action_name(cfg.o.action),
 		       cfg.o.skb_mode ? "generic" : "native",
 		       cfg.o.threaded_napi ? "threaded" : "default", tsc_ghz);
 	ret = rxq_bench_run(b, cfg.warmup * 1e9, cfg.duration * 1e9,
@@ -366,7 +366,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "xdp_rxq_info: --profile: reading the samples: %s\n",
 				strerror(-ret));
 		snprintf(title, sizeof(title), "xdp_rxq_info %s %s, %u B: CPU %d, %s, measured window",
-			 rxq_action_name(cfg.o.action),
+			 xdp_action_name(cfg.o.action),
 			 cfg.o.skb_mode ? "generic" : "native",
 			 cfg.o.pkt_size ? cfg.o.pkt_size : 64, r.rx_cpu,
 			 prof_event(po.prof));

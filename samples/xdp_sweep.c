@@ -69,7 +69,7 @@ static int parse_devs(const struct opt *o, void *c, const char *arg)
 
 static const struct opt rows[] = {
 	{ SW_ROW(OPT_LIST, "actions", 'a', s.actions, "LIST", "XDP actions"),
-	  .parse = rxq_action_parse, .def = "XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT",
+	  .parse = xdp_action_parse, .def = "XDP_DROP,XDP_TX,XDP_PASS,XDP_REDIRECT",
 	  .values = "XDP_DROP, XDP_TX, XDP_PASS, XDP_REDIRECT, XDP_ABORTED" },
 	{ SW_ROW(OPT_LIST, "modes", 'm', s.modes, "LIST", "XDP modes: native, generic (skb)"),
 	  .parse = sweep_mode_parse, .values = "native, generic (skb)", .def = "native,generic" },
