@@ -77,6 +77,7 @@ endif
 SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)))
 
 .PHONY: all deps selftests-framework selftests samples tests check check-sanitize run bench-peers compare clean help options-doc \
+	print-layers layer-probe \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
 	exact-cost kernel-ab kernel-ab-test series-prove mutation-check plugin \
 	upstream-check xdp-py-check
@@ -125,17 +126,49 @@ $(XSK_OUT)/.built: $(KSFT_STAMP) $(KHDR_STAMP) $(wildcard $(XSK_DIR)/*.[ch]) $(X
 		KHDR_INCLUDES="$(KHDR_INCLUDES)"
 	@touch $@
 
+# lib/: measurement and reporting, a folder per layer (README, Layout).
+# Each layer sees only its own headers and those of the layers below it,
+# through its -I list: an include of a header above it does not build
+# (tests/layers_test.c shows it, and that no header includes another in a
+# cycle).
+#   base     errors, escaping, options and the run lock, JSON, input
+#            files, statistics, the frames' limits, XDP action names
+#   measure  CPU time and TSC, /proc/stat load, exact softirq time, line
+#            round trip, icount windows, ethtool counters, profiles
+#   report   the results read and compared: the sweep's result, the A/B,
+#            bench-peers' records
+#   bench    over the AF_XDP core (tools/testing/selftests/xsk): the
+#            generator, the measured XDP action, AF_XDP and AF_PACKET
+#            receivers, the ring model, their BPF programs
+#   sweep    the matrix, its runner, its result written, its table
+# A tool links the layers it names in LAYERS_tool (default: all, the core
+# and libbpf): xdp_compare and xdp_peers need neither the core nor libbpf.
+LAYERS := base measure report bench sweep
+LIB_USES_base := base
+LIB_USES_measure := base measure
+LIB_USES_report := base measure report
+LIB_USES_bench := base measure bench
+LIB_USES_sweep := base measure report bench sweep
+# ... and these see the AF_XDP core, and the BPF skeletons in build/bpf
+LIB_CORE_LAYERS := bench sweep
+LIB_BPF_LAYERS := measure bench sweep
+lib_inc = $(addprefix -Ilib/,$(LIB_USES_$(1))) \
+	  $(if $(filter $(1),$(LIB_BPF_LAYERS)),-I$(BUILD)/bpf) \
+	  $(if $(filter $(1),$(LIB_CORE_LAYERS)),-I$(XSK_DIR) -I$(XSK_OUT))
+LIB_INC_all := $(call lib_inc,sweep)
+
 # BPF programs of lib/ and samples/: NAME.bpf.c -> build/bpf/NAME.skel.h,
 # a skeleton named NAME_bpf
-BPF_SRCS := $(wildcard lib/*.bpf.c samples/*.bpf.c)
+BPF_SRCS := $(wildcard lib/*/*.bpf.c samples/*.bpf.c)
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.skel.h,$(notdir $(BPF_SRCS)))
-BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -Ilib -I$(XSK_DIR) $(KHDR_INCLUDES) \
+BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -Ilib/base -Ilib/measure \
+	      -Ilib/bench -I$(XSK_DIR) $(KHDR_INCLUDES) \
 	      $(shell pkg-config --cflags libbpf 2>/dev/null) \
 	      -idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
-vpath %.bpf.c lib samples
+vpath %.bpf.c $(addprefix lib/,$(LAYERS)) samples
 
-$(BUILD)/bpf/%.bpf.o: %.bpf.c lib/xsk_spin.h $(KHDR_STAMP)
+$(BUILD)/bpf/%.bpf.o: %.bpf.c lib/bench/xsk_spin.h $(KHDR_STAMP)
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CLNG-BPF $@
 	@clang $(BPF_CFLAGS) -c $< -o $@
@@ -144,59 +177,73 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@printf '  %-8s %s\n' GEN-SKEL $@
 	@bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-# lib/: measurement and reporting.  Its base (errors, JSON, statistics,
-# time and TSC, options, the run lock, profiles, the other measuring
-# modules that need no AF_XDP socket) builds without the AF_XDP core and
-# the kselftest framework: no -I of tools/testing/selftests on its command
-# line, so that an include of the core there fails to build.  LIB_CORE are
-# the modules over the core (sockets, the test environment, test frames)
-# that the selftests build, and the sweep, which drives them; samples/ and
-# tests/ are thin programs over both
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
-LIB_CORE := rxq_bench trafficgen xsk_bench \
-	    sweep_backend sweep_plan sweep_run sweep_result sweep_report sweep_compare
-LIB_SRCS := $(filter-out %.bpf.c,$(wildcard lib/*.c))
-LIB_CORE_OBJS := $(patsubst %,$(BUILD)/lib/%.o,$(LIB_CORE))
-LIB_BASE_OBJS := $(filter-out $(LIB_CORE_OBJS),$(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS)))
-LIB_OBJS := $(LIB_BASE_OBJS) $(LIB_CORE_OBJS)
-BASE_CFLAGS := $(CFLAGS) -D_GNU_SOURCE -Ilib $(KHDR_INCLUDES) \
-	       -I$(BUILD)/bpf $(shell pkg-config --cflags libbpf 2>/dev/null) \
-	       $(shell pkg-config --cflags jansson 2>/dev/null)
-SAMPLE_CFLAGS := $(BASE_CFLAGS) -I$(XSK_DIR) -I$(XSK_OUT)
+LIB_HDRS := $(wildcard lib/*/*.h)
+lib_objs = $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(filter-out %.bpf.c,$(wildcard lib/$(1)/*.c)))
+lib_a = $(BUILD)/lib/lib$(1).a
+LIB_ARCHIVES := $(foreach l,$(LAYERS),$(call lib_a,$(l)))
+# highest first, as the linker wants them
+LIB_LINK_ALL := $(foreach l,sweep bench report measure base,$(call lib_a,$(l)))
+COMMON_CFLAGS := $(CFLAGS) -D_GNU_SOURCE $(KHDR_INCLUDES) \
+		 $(shell pkg-config --cflags libbpf 2>/dev/null) \
+		 $(shell pkg-config --cflags jansson 2>/dev/null)
+SAMPLE_CFLAGS := $(COMMON_CFLAGS) $(LIB_INC_all)
+JANSSON_LIBS := $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
 SAMPLE_LIBS := $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz -lpthread -lm \
-	       $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
+	       $(JANSSON_LIBS)
+
+# The readers of results: the layers below the benchmarks, no core, no BPF
+LAYERS_xdp_compare := report measure base
+LAYERS_xdp_peers := report measure base
+tool_archives = $(if $(LAYERS_$(1)),$(foreach l,$(LAYERS_$(1)),$(call lib_a,$(l))),$(LIB_LINK_ALL))
+tool_libs = $(if $(LAYERS_$(1)),$(JANSSON_LIBS) -lm,$(XSK_OBJS) $(SAMPLE_LIBS))
 
 samples: $(addprefix $(BIN)/,$(SAMPLES))
 
-.SECONDARY: $(LIB_OBJS) $(BPF_SKELS) $(patsubst %.skel.h,%.bpf.o,$(BPF_SKELS))
+.SECONDARY: $(BPF_SKELS) $(patsubst %.skel.h,%.bpf.o,$(BPF_SKELS))
 
 # V=1 shows the compile commands
 Q := $(if $(V),,@)
 
-$(LIB_BASE_OBJS): $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) $(KHDR_STAMP)
-	@mkdir -p $(dir $@)
-	@printf '  %-8s %s\n' CC $@
-	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+define lib_layer
+$(call lib_objs,$(1)): $(BUILD)/lib/$(1)/%.o: lib/$(1)/%.c $(LIB_HDRS) $(BPF_SKELS) \
+		$(KHDR_STAMP) $(if $(filter $(1),$(LIB_CORE_LAYERS)),$(XSK_OUT)/.built)
+	@mkdir -p $$(dir $$@)
+	@printf '  %-8s %s\n' CC $$@
+	$$(Q)$$(CC) $$(COMMON_CFLAGS) $$(call lib_inc,$(1)) -c $$< -o $$@
 
-$(LIB_CORE_OBJS): $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(BPF_SKELS) $(XSK_OUT)/.built
-	@mkdir -p $(dir $@)
-	@printf '  %-8s %s\n' CC $@
-	$(Q)$(CC) $(SAMPLE_CFLAGS) -c $< -o $@
+$(call lib_a,$(1)): $(call lib_objs,$(1))
+	@printf '  %-8s %s\n' AR $$@
+	@rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call lib_layer,$(l))))
 
-$(BIN)/%: samples/%.c $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
+$(BIN)/%: samples/%.c $(LIB_ARCHIVES) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(BIN)
 	@printf '  %-8s %s\n' CC $@
-	@$(CC) $(SAMPLE_CFLAGS) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
+	$(Q)$(CC) $(SAMPLE_CFLAGS) -I$(XSK_OUT) $< $(call tool_archives,$*) \
+		$(call tool_libs,$*) -o $@
+
+# The layers and what each may include, for scripts/lib-layers.py; and a
+# probe: does lib/LAYER/ build with #include "HEADER"?  (tests/layers_test.c)
+print-layers:
+	@$(foreach l,$(LAYERS),echo '$(l): $(LIB_USES_$(l))';)
+
+layer-probe:
+	@[ -n "$(filter $(LAYER),$(LAYERS))" ] && [ -n "$(HEADER)" ] || \
+		{ echo "usage: make layer-probe LAYER=<$(LAYERS)> HEADER=name.h" >&2; exit 2; }
+	@printf '#include "%s"\n' '$(HEADER)' | $(CC) $(COMMON_CFLAGS) \
+		$(call lib_inc,$(LAYER)) -fsyntax-only -x c -
 
 # tests/: the tools' own tests, on the kselftest harness as well
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/*_test.c))
 
 tests: $(TESTS)
 
-$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJS) $(BPF_SKELS) $(XSK_OUT)/.built
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_ARCHIVES) $(BPF_SKELS) $(XSK_OUT)/.built
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CC $@
-	@$(CC) $(SAMPLE_CFLAGS) -I$(KSFT_DIR) $< $(LIB_OBJS) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
+	@$(CC) $(SAMPLE_CFLAGS) -I$(KSFT_DIR) $< $(LIB_LINK_ALL) $(XSK_OBJS) $(SAMPLE_LIBS) -o $@
 
 check: deps all
 	@scripts/run-selftests.sh $(XSK_DIR) $(XSK_OUT) $(TESTS)

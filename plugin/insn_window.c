@@ -9,7 +9,7 @@
  *
  * The window: the guest's measuring tool executes "xchg %rcx,%rcx" (48 87
  * c9) at a window's start and "xchg %rdx,%rdx" (48 87 d2) at its end, in
- * user mode, with the window's id in %rax (lib/icount_window.h).  Both are
+ * user mode, with the window's id in %rax (lib/measure/icount_window.h).  Both are
  * no-ops to the CPU and never emitted by a compiler; the plugin finds them
  * when it translates a block and puts a callback on them.
  *

@@ -3,7 +3,7 @@
  * xdp_cost_price - what the NET_RX cost tracepoints cost, on traffic that
  * is already running.
  *
- * The tools' exact softirq time (lib/softirq_cost.h) comes from two BPF
+ * The tools' exact softirq time (lib/measure/softirq_cost.h) comes from two BPF
  * programs on irq:softirq_entry/exit; every softirq on the machine runs
  * them.  Separate runs with and without them differ by less than runs
  * differ among themselves, so this tool interleaves the two states finely
@@ -15,7 +15,7 @@
  *
  *   price = 1e9 / rate(attached) - (1e9 / rate(before) + 1e9 / rate(after)) / 2
  *
- * and the report is the median of those with its 95% CI (lib/stats.h),
+ * and the report is the median of those with its 95% CI (lib/base/stats.h),
  * beside the detached ns per frame, so that a slow drift of the machine
  * cancels out.  Meant to run beside a generator and an XDP program that
  * the caller started (scripts/bench-peers.sh part 3).
@@ -51,7 +51,7 @@ struct config {
 };
 
 #define ABOUT \
-	"The price of the NET_RX cost tracepoints (lib/softirq_cost.h) on the\n" \
+	"The price of the NET_RX cost tracepoints (lib/measure/softirq_cost.h) on the\n" \
 	"traffic already running through IF: their programs are attached and\n" \
 	"detached in turn, PHASE ms each, and IF's counter STAT read at every\n" \
 	"switch; each attached phase against the two detached phases around it\n" \

@@ -4,7 +4,7 @@
  *
  * For benchmarks made of other programs (scripts/bench-peers.sh runs
  * xdp-tools beside ours): the sweep's check for foreign load
- * (lib/cpustat.h) over the command's window, with the command's whole
+ * (lib/measure/cpustat.h) over the command's window, with the command's whole
  * process tree as the named work: busy time from /proc/stat on every CPU,
  * less the CPU time of the command and all its waited-for descendants
  * (getrusage(RUSAGE_CHILDREN): exact, softirqs in their context included)
@@ -16,7 +16,7 @@
  *
  * And the host's placement of two CPUs (by default 0 and 1: the
  * generator's and the application's in scripts/bench-peers.sh): the round
- * trip of a cache line between them (lib/line_rtt.h), just before and just
+ * trip of a cache line between them (lib/measure/line_rtt.h), just before and just
  * after COMMAND, the second 100 ms after it ends (taken at once, after
  * part 6's runs of 2026-12-04 in the quick placement, it read 116-161 ns
  * against 75-90 before, the rates unchanged: the run's deferred work may
@@ -60,9 +60,9 @@ struct rtt {
 #define ABOUT \
 	"Run COMMAND and report the foreign load beside it: the CPU time that\n" \
 	"neither COMMAND's process tree nor the ksoftirqd threads used, as a\n" \
-	"fraction of one CPU over COMMAND's run (lib/cpustat.h); and the round\n" \
+	"fraction of one CPU over COMMAND's run (lib/measure/cpustat.h); and the round\n" \
 	"trip of a cache line between two CPUs before and after it, which says\n" \
-	"how far apart the host placed them (lib/line_rtt.h).\n\n"
+	"how far apart the host placed them (lib/measure/line_rtt.h).\n\n"
 #define NOTES \
 	"\nThe report is a line on stderr; --record FILE writes it for a script,\n" \
 	"one line of TAB-separated fields: foreign steal disturbed seconds\n" \

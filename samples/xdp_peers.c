@@ -4,7 +4,7 @@
  * per part, the settings of both sides, and per comparison the exact
  * command lines, every run with its foreign load, the medians, the ratio
  * and the difference in ns per frame with 95% bootstrap intervals
- * (lib/peers.h).  Text, or the bench-peers/1 JSON with --json.
+ * (lib/report/peers.h).  Text, or the bench-peers/1 JSON with --json.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ struct config {
 	"and their foreign load, the medians, ours / peer with a 95% bootstrap CI\n" \
 	"over the runs, and the difference in ns per frame with its CI.\n\n"
 #define NOTES \
-	"\nThe records' format and the JSON's keys: lib/peers.h and\n" \
+	"\nThe records' format and the JSON's keys: lib/report/peers.h and\n" \
 	"Documentation/bench_peers.rst.\n" \
 	"RECORDS may be a pipe (<(...)): its data is waited for at most 10 s at\n" \
 	"a time.  Text of the records is printed with control bytes as \\xNN.\n" \

@@ -5,7 +5,7 @@
  * so that slow drift spreads over every point alike.  Prints a table, writes
  * a JSON result (Documentation/sweep.schema.json) and a gnuplot plot
  * (Documentation/results.rst).  The options and main; the sweep itself is
- * lib/sweep*.c (lib/sweep.h).
+ * lib/sweep/sweep*.c (lib/sweep/sweep.h).
  */
 #include <errno.h>
 #include <stdio.h>

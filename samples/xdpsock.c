@@ -4,7 +4,7 @@
  * rxdrop, txonly and l2fwd on one queue, and rxdrop on AF_PACKET for
  * comparison.  Without -i it makes its own veth pair in two private network
  * namespaces, with the live-frames generator and a counting, checking
- * receiver (xskb_peer) on the peer.  The measuring is lib/xsk_bench's;
+ * receiver (xskb_peer) on the peer.  The measuring is lib/bench/xsk_bench's;
  * Documentation/xdpsock.rst describes every option and every figure.
  */
 #ifndef _GNU_SOURCE
@@ -29,7 +29,7 @@
 
 #define VERSION "0.2"
 
-/* One measuring run at a time (lib/cli.h); the reports say how this one ran */
+/* One measuring run at a time (lib/base/cli.h); the reports say how this one ran */
 static struct cli_lock run_lock;
 
 struct config {
@@ -47,7 +47,7 @@ struct config {
 
 /*
  * --profile: the app thread's CPU (all its samples) and the NAPI CPU (its
- * receive path), lib/profile.h; PREFIX-app.* and PREFIX-napi.*
+ * receive path), lib/measure/profile.h; PREFIX-app.* and PREFIX-napi.*
  */
 enum { PROF_APP, PROF_NAPI, PROF_ROLES };
 static const char *const prof_role[PROF_ROLES] = { "app", "napi" };

@@ -9,7 +9,7 @@
  * four cross to its CPU and back.  A kernel-side change against that (a
  * prefetchw of the next line in xskq_prod_reserve_desc(), say) cannot be
  * measured on a host whose kernel we do not boot, so this tool models the
- * pattern in two threads (lib/ring_model.h) and runs its variants in turn,
+ * pattern in two threads (lib/bench/ring_model.h) and runs its variants in turn,
  * RUNS times each, on the same two CPUs:
  *
  *   read       the consumer reads and checks every descriptor
@@ -20,11 +20,11 @@
  *              (clflushopt)
  *   write      the consumer first stores into each whole line of what
  *              was published a value it holds, then reads (xdpsock's
- *              rxdrop loop: XSKB_LINE, lib/xsk_bench.h)
+ *              rxdrop loop: XSKB_LINE, lib/bench/xsk_bench.h)
  *
  * and reports each one's median ns per frame on the producer's CPU, with
  * its difference from read.  The line round trip between the CPUs
- * (lib/line_rtt.h) before and after says which placement the host gave
+ * (lib/measure/line_rtt.h) before and after says which placement the host gave
  * them.
  */
 #include <errno.h>
@@ -85,7 +85,7 @@ struct config {
 
 #define ABOUT \
 	"Model the AF_XDP RX ring between the NAPI's CPU and a receiver's\n" \
-	"(lib/ring_model.h): a producer thread writes descriptors as the kernel's\n" \
+	"(lib/bench/ring_model.h): a producer thread writes descriptors as the kernel's\n" \
 	"copy-mode receive does, a consumer thread takes them as an rxdrop loop\n" \
 	"does.  The variants run in turn, RUNS times each; the report is each\n" \
 	"one's median ns per frame on the producer's CPU with a 95% CI, and its\n" \

@@ -34,11 +34,11 @@
 # Each run's figure is the median of the receiver's per-second rates
 # (first and last second dropped).  Each run is made under xdp_load, which
 # records the foreign load beside it (the CPU time neither the run's
-# processes nor ksoftirqd used, lib/cpustat.h, as the sweep checks it);
+# processes nor ksoftirqd used, lib/measure/cpustat.h, as the sweep checks it);
 # a run with more than 5% of a CPU of it is disturbed and redone, at most
 # twice (the sweep's SWEEP_MAX_RETRIES), then kept and flagged.  xdp_load
 # also takes the round trip of a cache line between CPUs 0 and 1 before
-# and after the run (lib/line_rtt.h): where the host put the two vCPUs,
+# and after the run (lib/measure/line_rtt.h): where the host put the two vCPUs,
 # which sets the price of every line the rings pass between them.  A run
 # one of whose round trips is more than twice the other saw the host move
 # a vCPU: disturbed as well; xdp_peers also gives the ratio per placement
@@ -51,7 +51,7 @@
 #
 # Output: the report on stdout, and under results/ bench-peers-STAMP.txt
 # (the same), .json (the bench-peers/1 JSON) and .records (the runs as
-# recorded, lib/peers.h); the JSON file's path is the last line.  Exit
+# recorded, lib/report/peers.h); the JSON file's path is the last line.  Exit
 # status: 0 done, 1 a failure (said on stderr), 2 bad arguments.
 #
 # Debian 12's xdp-tools (1.3) does not load on current kernels; xdp-tools
@@ -69,8 +69,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin="$top/build/bin"
 root="$top/build/peers/sid"
-max_foreign=0.05	# as the sweep's load_check() (lib/rxq_bench.c)
-max_retries=2		# as the sweep's SWEEP_MAX_RETRIES (lib/sweep.h)
+max_foreign=0.05	# as the sweep's load_check() (lib/bench/rxq_bench.c)
+max_retries=2		# as the sweep's SWEEP_MAX_RETRIES (lib/sweep/sweep.h)
 all_parts="1 2 3 4 5 6 7"
 all_modes="spin poll busy-poll"
 
@@ -331,7 +331,7 @@ if [ "${1:-}" = "--inside" ]; then
 	done
 	# The same price interleaved finely in one run: xdp_cost_price
 	# attaches and detaches the programs every 200 ms beside one
-	# xdp_rxq_info --no-cost (lib/softirq_cost.h, cost_method.rst)
+	# xdp_rxq_info --no-cost (lib/measure/softirq_cost.h, cost_method.rst)
 	pt=$((secs * 5))
 	"$bin/xdp_load" --max-foreign "$max_foreign" --record "$PEERS_TMP/load" \
 		-- "$0" --pair price "$pt" 2>"$PEERS_TMP/load.txt" || true
@@ -535,12 +535,12 @@ rec="$out.records"
 } >>"$rec"
 # peer-drop: frames XDP_TX'd or redirected back end at the peer's XDP_DROP
 # Our generator and receivers run side by side here by design: hold the run
-# lock (lib/cli.h) for all of them, so they neither wait for each other nor
+# lock (lib/base/cli.h) for all of them, so they neither wait for each other nor
 # run beside another measuring run of the machine
 exec 9>>/run/xdp-cost.lock
 flock -n 9 || { say "waiting for another measuring run to end"; flock 9; }
 export XDP_COST_LOCK_FD=9
-# the holder owns the record of runs beside it (lib/cli.c)
+# the holder owns the record of runs beside it (lib/base/cli.c)
 : >/run/xdp-cost.lock.beside
 "$bin/xdp_env" --redirect-pair --peer-drop -- "$0" --inside "$runs" "$secs" "$rec" ||
 	die "the runs failed (exit $?); what was recorded: $rec"

@@ -32,7 +32,7 @@ totals() {
 }
 
 # The tools' tests start measuring tools: the suite is one measuring run
-# (lib/cli.h), which waits for another at its start, and the tools run
+# (lib/base/cli.h), which waits for another at its start, and the tools run
 # under its lock (they would wait for each other's, and time out)
 lock=${XDP_COST_LOCK:-/run/xdp-cost.lock}
 if [ -z "${XDP_COST_LOCK_FD:-}" ] && exec 9>>"$lock"; then
@@ -41,7 +41,7 @@ if [ -z "${XDP_COST_LOCK_FD:-}" ] && exec 9>>"$lock"; then
 		flock 9
 	fi
 	export XDP_COST_LOCK_FD=9
-	# the holder owns the record of runs beside it (lib/cli.c)
+	# the holder owns the record of runs beside it (lib/base/cli.c)
 	: >"$lock.beside"
 	trap 'rm -f "$lock.beside"' EXIT
 fi

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/err.h: the errno's text once, by the one that saw it; a callee's
+ * lib/base/err.h: the errno's text once, by the one that saw it; a callee's
  * sentences nest whole in their callers' (no "%.240s" cut), also when
  * they are written into the caller's own buffer.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/opts: a made-up tool's table, parsed: every type's value and error
+ * lib/base/opts: a made-up tool's table, parsed: every type's value and error
  * (with the words the tools print), lists without empty or repeated
  * values, abbreviations, clusters, arguments between options or ending
  * them, two parses in turn (no global state), and the --help it writes.

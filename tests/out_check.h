@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For tests that read what a tool wrote: its JSON through the project's
- * reader (lib/json_read.h), by value, so that a change of indentation,
+ * reader (lib/base/json_read.h), by value, so that a change of indentation,
  * spacing or key order does not fail a test and a wrong value does; a
  * schema check of a JSON file; a line of its text by its words, so that
  * the width of a column does not matter.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The benchmark against xdp-tools, on recorded runs (no traffic): the
- * two-sample bootstrap of stats_boot_medians2(), the records of lib/peers.h
+ * two-sample bootstrap of stats_boot_medians2(), the records of lib/report/peers.h
  * read, summarized and written as the bench-peers/1 JSON, malformed
  * records refused with the line and the value, the children's time in
  * load_check() and the line round trip (what xdp_load reports).

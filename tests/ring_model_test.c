@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/ring_model.h: the model's ring is a ring.  Whatever the variant,
+ * lib/bench/ring_model.h: the model's ring is a ring.  Whatever the variant,
  * the consumer takes exactly the descriptors the producer published, in
  * order, each as written (addr of the chunk in turn, len, no options;
  * also after the writing consumer's own stores into the lines);

@@ -2,7 +2,7 @@
 /*
  * xdp_sweep end to end on a small matrix: its JSON result validates against
  * Documentation/sweep.schema.json, holds what was asked (read back through
- * lib/sweep_result, the schema's one reader), and its path is the last
+ * lib/sweep/sweep_result, the schema's one reader), and its path is the last
  * line printed; the table has a row for each of its points.
  */
 #include <errno.h>
@@ -44,7 +44,7 @@ static const char *str(const struct jr_value *v, const char *key)
 }
 
 /*
- * path valid against the schema, then read back by lib/sweep_result into
+ * path valid against the schema, then read back by lib/sweep/sweep_result into
  * d: 0, or why not in msg
  */
 static int load_result(const char *path, struct sweep_doc *d, char *msg,

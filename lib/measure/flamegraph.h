@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A flame graph, as an SVG file a browser opens, from folded stacks
- * ("root;child;leaf count" lines, as lib/profile.c and the usual
+ * ("root;child;leaf count" lines, as lib/measure/profile.c and the usual
  * stackcollapse scripts write them).  Root at the bottom, a frame's width
  * in proportion to its samples, children in name order, a <title> tooltip
  * on every frame (name, samples, share); colours by a hash of the name,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xskb_redirect: the XDP program of the AF_XDP loops that lib/xsk_bench.c
+ * xskb_redirect: the XDP program of the AF_XDP loops that lib/bench/xsk_bench.c
  * measures (xdpsock, xdp_sweep --stacks).  Every frame of queue q goes to
  * the socket in xskb_xsks[q]; frames of a queue without a socket go to the
  * stack.  With spin_n set before load, each frame costs spin_n more

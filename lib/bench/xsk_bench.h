@@ -105,7 +105,7 @@ struct xskb_opts {
 	const char *dev[2];
 	/*
 	 * AF_XDP (ifname, and unless no_prog the program, are set by open:
-	 * lib/xsk_bench_redirect.bpf.c's)
+	 * lib/bench/xsk_bench_redirect.bpf.c's)
 	 */
 	struct xsk_port_opts port;
 	__u32 spin_n;		/* xsk_spin.h iterations per frame, 0 - XSK_SPIN_MAX */
@@ -148,7 +148,7 @@ struct xskb_opts {
 	__u32 stall_ms;		/* the app starts this long after the
 				 * generator: its rings overflow (tests) */
 	/*
-	 * Sample the CPUs in the measured window (lib/profile.h): enabled
+	 * Sample the CPUs in the measured window (lib/measure/profile.h): enabled
 	 * where the window opens, disabled when the loop ends; the caller
 	 * then collects with prof_collect_cpus()
 	 */

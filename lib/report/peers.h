@@ -27,7 +27,7 @@
  *                                 (still, after RETRIES redone runs); the
  *                                 line round trip between the two CPUs
  *                                 before and after the run, ns ("-": not
- *                                 taken; lib/line_rtt.h)
+ *                                 taken; lib/measure/line_rtt.h)
  *   skip    REASON                the comparison was not made
  *
  * Per comparison: the median of each side's rated runs (disturbed ones
@@ -37,7 +37,7 @@
  * And the paired ratio: run i of ours against run i of the peer's, which
  * the script takes one after the other; the median of those ratios with
  * stats_summarize()'s interval over the pairs, nominally 95%, and its exact
- * coverage (below 95% with 3 to 5 pairs: lib/stats.h).  A change of the host's speed
+ * coverage (below 95% with 3 to 5 pairs: lib/base/stats.h).  A change of the host's speed
  * between pairs (both sides' rates moving together) widens the CI of the
  * ratio of medians, not this one.
  * And each side's median line round trip (of its runs' before and after
@@ -132,7 +132,7 @@ struct peers_bench {
 /*
  * Records from f (named name in errors) into b (zeroed first).  0, or
  * -EINVAL with a sentence in err naming the line and what was wrong (the
- * value, and a number's range; the file's text escaped, lib/esc.h).
+ * value, and a number's range; the file's text escaped, lib/base/esc.h).
  * Refused besides a malformed record: no records at all (an empty file),
  * no part, a last line without its newline (a file cut short), a NUL
  * byte, a line over 2047 bytes, a part given twice, a rate other than 0

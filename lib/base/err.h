@@ -19,7 +19,7 @@
  * ends in "..." rather than silently short.  ret >= 0 writes the sentence
  * without an errno (a note beside a success).
  *
- * ERR_LEN is the core's XSK_ERRLEN (lib/trafficgen.c asserts it, the base
+ * ERR_LEN is the core's XSK_ERRLEN (lib/bench/trafficgen.c asserts it, the base
  * cannot see the core): a buffer of either size takes any sentence.
  */
 #ifndef ERR_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep's backends (lib/sweep.h): an XDP action's point on lib/rxq_bench,
- * and rxdrop on a receive stack, AF_XDP or AF_PACKET, on lib/xsk_bench (as
+ * The sweep's backends (lib/sweep/sweep.h): an XDP action's point on lib/bench/rxq_bench,
+ * and rxdrop on a receive stack, AF_XDP or AF_PACKET, on lib/bench/xsk_bench (as
  * xdpsock measures it)
  */
 #include <errno.h>

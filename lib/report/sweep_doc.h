@@ -2,7 +2,7 @@
 /*
  * The sweep's result, schema xdp-sweep/1 (Documentation/sweep.schema.json),
  * read: the one reader, of xdp_compare, xdp_sweep --ab and the tests
- * (lib/sweep_result.h writes it).  It needs no sweep machinery, no AF_XDP
+ * (lib/sweep/sweep_result.h writes it).  It needs no sweep machinery, no AF_XDP
  * socket and no BPF.
  *
  * sweep_doc_load() reads a file and checks what the readers rely on: the
@@ -12,7 +12,7 @@
  * xdp_sweep's options take and a measurement gives: a size in 46..9014,
  * 46..1514 for a stack's row), and the message says it.  Its errors go
  * to stderr as "TOOL: PATH: not a valid sweep result: WHAT", the path and
- * the file's strings escaped (lib/esc.h), and it returns -errno.
+ * the file's strings escaped (lib/base/esc.h), and it returns -errno.
  */
 #ifndef SWEEP_DOC_H
 #define SWEEP_DOC_H

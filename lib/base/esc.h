@@ -4,7 +4,7 @@
  * control byte, DEL and every byte above it written as \xNN, so that no
  * escape sequence reaches the terminal and every byte shows.  The one
  * place this is done; what the tools print of a file's text goes through
- * it (their JSON does not: lib/json.c escapes strings its own way).
+ * it (their JSON does not: lib/base/json.c escapes strings its own way).
  *
  * What does not fit the room is cut in the middle, "head...tail": a long
  * path keeps its start and its file name, and the sentence it is part of

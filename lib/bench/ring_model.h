@@ -29,7 +29,7 @@
  *               with clflushopt
  *   RING_WRITE  first stores into each whole line of what was published
  *               a value it holds (xdpsock's rxdrop loop, XSKB_LINE in
- *               lib/xsk_bench.h), then reads and checks
+ *               lib/bench/xsk_bench.h), then reads and checks
  * and the producer's: prefetch, a prefetchw of the line that many
  * descriptors ahead at the start of each line (0: none); no_lock, no
  * locked instruction per frame.

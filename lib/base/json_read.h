@@ -13,9 +13,9 @@
  * Errors are written to the caller's buffer as "LINE:COLUMN: what" (from
  * jansson: 1-based, the column counts characters and points at the end of
  * the offending token); jr_parse_file() prefixes them with the file's path
- * ("PATH:LINE:COLUMN: what", or lib/input.h's "PATH: what" when it cannot
+ * ("PATH:LINE:COLUMN: what", or lib/base/input.h's "PATH: what" when it cannot
  * be read), the path and what jansson quotes of the text escaped for a
- * terminal (lib/esc.h).  No global state.
+ * terminal (lib/base/esc.h).  No global state.
  */
 #ifndef JSON_READ_H
 #define JSON_READ_H
@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define JR_ERRLEN	1024	/* a shortened path (lib/esc.h) and the reason */
+#define JR_ERRLEN	1024	/* a shortened path (lib/base/esc.h) and the reason */
 /* jr_parse_file()'s usual limit: a file larger than this is refused */
 #define JR_MAX_INPUT	(64UL << 20)
 
@@ -48,7 +48,7 @@ int jr_parse(const char *text, size_t len, struct jr_value **out, char *err,
 	     size_t errlen);
 
 /*
- * The same for a whole file of at most max bytes, read by lib/input.h:
+ * The same for a whole file of at most max bytes, read by lib/base/input.h:
  * checked while reading (a pipe or a device stops at the limit), a pipe's
  * data waited for at most INPUT_WAIT_S at a time.  -EFBIG beyond the
  * limit, -ETIMEDOUT when a pipe's data does not come, -EINVAL for an empty

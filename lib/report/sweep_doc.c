@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep's result, xdp-sweep/1, read (lib/sweep_doc.h,
+ * The sweep's result, xdp-sweep/1, read (lib/report/sweep_doc.h,
  * Documentation/sweep.schema.json)
  */
 #include <errno.h>
@@ -29,7 +29,7 @@ struct range {
 
 static const struct range figure = { 1e-3, 1e12, false };
 static const struct range ghz = { 1e-3, 1000, false };
-static const struct range rtt = { 1, 1e9, false };	/* ns, as lib/peers.c */
+static const struct range rtt = { 1, 1e9, false };	/* ns, as lib/report/peers.c */
 static const struct range sizes = { OPTS_SIZE_MIN, OPTS_SIZE_MAX, true };
 static const struct range stack_sizes = { OPTS_SIZE_MIN, SWEEP_STACK_MAX_SIZE,
 					  true };

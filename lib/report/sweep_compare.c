@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A/B comparison of two sweep results (lib/sweep_compare.h): the guard, the
+ * A/B comparison of two sweep results (lib/report/sweep_compare.h): the guard, the
  * rows' changes with Welch's CI, the --expect verdicts, the text and JSON
  * reports
  */

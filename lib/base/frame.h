@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The test frames every tool makes and takes: the lengths and the number
- * of flows the generator (lib/trafficgen) and the receivers handle, which
- * the options (lib/opts.h) and the result readers check against.  Plain
+ * of flows the generator (lib/bench/trafficgen) and the receivers handle, which
+ * the options (lib/base/opts.h) and the result readers check against.  Plain
  * numbers, so that the BPF programs can share them.
  */
 #ifndef FRAME_H

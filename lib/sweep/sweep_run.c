@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep's runner (lib/sweep.h): every point set up, then measured in
+ * The sweep's runner (lib/sweep/sweep.h): every point set up, then measured in
  * rounds, each point once per round (interleaved, so that slow drift spreads
  * over every point alike), A/B as ABBA ABBA...; a disturbed run is redone
  * up to SWEEP_MAX_RETRIES times.  Every run carries the line round trip
- * between CPUs 0 and 1 before and after it (lib/line_rtt.h): a run during
+ * between CPUs 0 and 1 before and after it (lib/measure/line_rtt.h): a run during
  * which the host moved a vCPU is disturbed too.  On a device pair, one point after the
  * other.  Progress on stderr.
  */

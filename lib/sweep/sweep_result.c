@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep's result, xdp-sweep/1, written (lib/sweep_result.h,
+ * The sweep's result, xdp-sweep/1, written (lib/sweep/sweep_result.h,
  * Documentation/sweep.schema.json)
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sweep's plan: the matrix of points a configuration asks for, and the
- * summary of a point's runs (lib/sweep.h)
+ * summary of a point's runs (lib/sweep/sweep.h)
  */
 #include <errno.h>
 #include <math.h>

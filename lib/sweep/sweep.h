@@ -4,7 +4,7 @@
  * every row it measures.
  *
  * A sweep_point is one row: an XDP action's point (action x mode x size x
- * flows, lib/rxq_bench) or a receive stack's rxdrop row (lib/xsk_bench:
+ * flows, lib/bench/rxq_bench) or a receive stack's rxdrop row (lib/bench/xsk_bench:
  * AF_XDP in a bind mode, or an AF_PACKET backend).  What measures it is
  * its backend, struct sweep_backend: open, run, close, and the figures of
  * a run; the runner (sweep_run.c) and the summary here know no more.
@@ -95,7 +95,7 @@ struct sweep_run {
 	int retries;
 	/*
 	 * The line round trip between CPUs 0 and 1 just before and after the
-	 * run (lib/line_rtt.h), ns; NaN: not taken.  A run one of whose
+	 * run (lib/measure/line_rtt.h), ns; NaN: not taken.  A run one of whose
 	 * figures is more than twice the other saw the host move a vCPU and
 	 * counts as disturbed.
 	 */

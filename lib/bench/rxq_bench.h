@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One XDP action on one interface, measured: the program of
- * lib/xdp_action.bpf.c attached in native or generic mode, traffic from the
+ * lib/bench/xdp_action.bpf.c attached in native or generic mode, traffic from the
  * live-frames generator on the peer of the project's veth pair (or whatever
  * arrives on an interface the user names), and the receive path's CPU time
  * per packet from the NET_RX softirq tracepoints.
@@ -49,7 +49,7 @@ struct rxq_opts {
 	const char *dev[2];
 	bool no_cost;		/* rates only: no softirq tracepoints */
 	/*
-	 * Sample the CPUs in each measured window (lib/profile.h): enabled
+	 * Sample the CPUs in each measured window (lib/measure/profile.h): enabled
 	 * at the window's start, disabled at its end; the caller then
 	 * collects rxq_result.rx_cpu's samples with prof_collect()
 	 */

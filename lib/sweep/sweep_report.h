@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sweep's report (lib/sweep.h): the table on stdout (ns and cycles, or
+ * The sweep's report (lib/sweep/sweep.h): the table on stdout (ns and cycles, or
  * guest instructions under -icount), the gnuplot plot of the XDP points,
  * the profiles' notes and files (--profile)
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep's report: table, plot, profiles (lib/sweep_report.h)
+ * The sweep's report: table, plot, profiles (lib/sweep/sweep_report.h)
  */
 #include <errno.h>
 #include <math.h>
@@ -71,7 +71,7 @@ static void print_notes(unsigned int nxdp, unsigned int nstk, double ghz)
 {
 	if (nstk)
 		printf("\nreceive stacks: rxdrop on the same veth traffic (live-frames generator on\n"
-		       "CPU 0, receiver on the other CPU; xdpsock's loops, lib/xsk_bench); Mpps\n"
+		       "CPU 0, receiver on the other CPU; xdpsock's loops, lib/bench/xsk_bench); Mpps\n"
 		       "counted by the receiving application, ns/pkt its NET_RX softirq time per\n"
 		       "frame (all CPUs), app the receiving thread's time (it busy-polls); lost\n"
 		       "is what the socket dropped (XDP_STATISTICS rx_dropped, PACKET_STATISTICS\n"

@@ -14,7 +14,7 @@
  * cmp_files() returns 0 when compared (the report written), -EPERM when
  * the results were not measured alike and o->force is not set (said on
  * stderr), another -errno when a file is unreadable or not a valid result
- * (said by lib/sweep_result) or out of memory.
+ * (said by lib/sweep/sweep_result) or out of memory.
  */
 #ifndef SWEEP_COMPARE_H
 #define SWEEP_COMPARE_H

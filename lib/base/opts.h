@@ -3,7 +3,7 @@
  * A tool's command line as a table: one row per option (long name, short
  * letter, type, the field it fills, its range or its values, its help and
  * default), from which opts_parse() parses and opts_help() writes --help.
- * The numbers go through lib/cli.h's checked parsers, so every tool words
+ * The numbers go through lib/base/cli.h's checked parsers, so every tool words
  * its errors alike: "TOOL: --OPT: 'ARG' is not a number in MIN..MAX".
  *
  * The parser keeps its state on the stack (no getopt, no optind): a tool

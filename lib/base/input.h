@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An input file, read without waiting for ever (xdp_compare's results
- * through lib/json_read.c, xdp_peers' records): the one reader of both.
+ * through lib/base/json_read.c, xdp_peers' records): the one reader of both.
  *
  * The file is opened without blocking (a FIFO with no writer would block
  * open() until one comes).  A regular file is read as usual; anything else
@@ -12,8 +12,8 @@
  * before a byte is read, another source once one byte more has come.  A
  * directory is refused at the open.
  *
- * Errors go to the caller's buffer (ERR_LEN, lib/err.h) as "PATH: what",
- * the path escaped and shortened in the middle (lib/esc.h), so that what
+ * Errors go to the caller's buffer (ERR_LEN, lib/base/err.h) as "PATH: what",
+ * the path escaped and shortened in the middle (lib/base/esc.h), so that what
  * was wrong always shows:
  *
  *   PATH: No such file or directory

@@ -2,7 +2,7 @@
 /*
  * The sweep's result, schema xdp-sweep/1 (Documentation/sweep.schema.json),
  * as xdp_sweep writes it: sweep_result_write() writes a side's points.
- * It is read back in one place, lib/sweep_doc.h, which knows no sweep
+ * It is read back in one place, lib/report/sweep_doc.h, which knows no sweep
  * machinery (xdp_compare links neither the AF_XDP core nor libbpf).
  */
 #ifndef SWEEP_RESULT_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading JSON (json_read.h) with jansson: a struct jr_value is a json_t
- * of the document.  A file is streamed to the parser from lib/input.h,
+ * of the document.  A file is streamed to the parser from lib/base/input.h,
  * which counts its bytes and bounds the wait for a pipe's, so that neither
  * the whole text nor more than the limit is ever read.
  */

@@ -13,7 +13,7 @@
  * The measurement: one thread on each CPU, one 64-byte-aligned word; A
  * writes an odd number, B answers with the next even one, ROUNDS times a
  * block; a block of warm-up, then LINE_RTT_BLOCKS blocks timed with
- * mono_ns() (lib/measure.h), the quickest block's time per round trip returned (an
+ * mono_ns() (lib/measure/measure.h), the quickest block's time per round trip returned (an
  * interrupt or a preemption only lengthens a block).  About ROUNDS x
  * (LINE_RTT_BLOCKS + 1) x 0.1-0.5 us.
  */
@@ -57,7 +57,7 @@ double line_rtt_take(int a, int b, const char *tool, const char *when);
 bool line_rtt_cpu_ok(int cpu);
 
 /*
- * A tool's option that names two CPUs for two threads (lib/opts.h's
+ * A tool's option that names two CPUs for two threads (lib/base/opts.h's
  * OPT_LIST: n values in cpus): 0 when there are two and line_rtt_cpu_ok()
  * both; -EINVAL, said on stderr as "TOOL: --OPT takes two CPUs (FORM),
  * not N", for another number of them; -ENODEV for a CPU that is not ours,
