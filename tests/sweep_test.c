@@ -35,6 +35,30 @@ static double sum_runs(const struct jr_value *p, const char *key)
 	return sum;
 }
 
+/*
+ * A receive stack's runs carry xdpsock's keys for the result (one writer,
+ * lib/bench/xskb_json.h), and the flat keys of before as aliases of them
+ */
+static void same_result_keys(struct __test_metadata *_metadata,
+			     const struct jr_value *p, const char *key)
+{
+	const struct jr_value *runs = jr_get(p, "runs");
+	size_t i;
+
+	for (i = 0; i < jr_len(runs); i++) {
+		const struct jr_value *r = jr_at(runs, i);
+
+		EXPECT_EQ(jt_num(r, "app_polls"), jt_num(r, "rx_kicks")) TH_LOG("%s", key);
+		EXPECT_EQ(jt_num(r, "app_cpu"), jt_num(r, "placement.app_cpu")) TH_LOG("%s", key);
+		EXPECT_EQ(jt_num(r, "gen_cpu"), jt_num(r, "placement.gen_cpu")) TH_LOG("%s", key);
+		EXPECT_EQ(jt_num(r, "net_rx_cpu"), jt_num(r, "placement.net_rx_cpu")) TH_LOG("%s", key);
+		EXPECT_EQ(jt_num(r, "gen_sent"), jt_num(r, "generator.sent")) TH_LOG("%s", key);
+		EXPECT_EQ(jt_num(r, "ns_per_pkt"), jt_num(r, "net_rx_ns_per_pkt")) TH_LOG("%s", key);
+		EXPECT_LT(0, jt_num(r, "loop.iterations")) TH_LOG("%s", key);
+		EXPECT_EQ(jt_num(r, "packets"), jt_num(r, "rx_packets")) TH_LOG("%s", key);
+	}
+}
+
 /* The string member key of v, "-" for null */
 static const char *str(const struct jr_value *v, const char *key)
 {
@@ -257,6 +281,7 @@ TEST_F_TIMEOUT(stacks, rows, 150)
 		EXPECT_LE(jt_num(s, "mpps.median"), jt_num(s, "mpps.ci95_hi")) TH_LOG("%s", key);
 		EXPECT_EQ(sum_runs(s, "disturbed"), jt_num(s, "runs_disturbed")) TH_LOG("%s", key);
 		EXPECT_EQ(sum_runs(s, "socket_drops"), jt_num(s, "lost")) TH_LOG("%s", key);
+		same_result_keys(_metadata, s, key);
 	}
 	sweep_doc_free(&d);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -225,6 +225,24 @@ void json_kv_double(struct json *j, const char *key, double v)
 	json_double(j, v);
 }
 
+void json_kv_double_if(struct json *j, const char *key, bool known, double v)
+{
+	json_key(j, key);
+	if (known)
+		json_double(j, v);
+	else
+		json_null(j);
+}
+
+void json_kv_u64_if(struct json *j, const char *key, bool known, uint64_t v)
+{
+	json_key(j, key);
+	if (known)
+		json_u64(j, v);
+	else
+		json_null(j);
+}
+
 void json_kv_bool(struct json *j, const char *key, bool v)
 {
 	json_key(j, key);

@@ -57,6 +57,9 @@ void json_kv_u64(struct json *j, const char *key, uint64_t v);
 void json_kv_s64(struct json *j, const char *key, int64_t v);
 void json_kv_double(struct json *j, const char *key, double v);
 void json_kv_bool(struct json *j, const char *key, bool v);
+/* v, or null where it is not known */
+void json_kv_double_if(struct json *j, const char *key, bool known, double v);
+void json_kv_u64_if(struct json *j, const char *key, bool known, uint64_t v);
 
 /*
  * End of document: writes a newline; returns 0, or -EINVAL if the writer

@@ -1609,3 +1609,34 @@ int xskb_run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		sched_setaffinity(0, sizeof(set), &set);
 	return ret;
 }
+
+void xskb_loop_figures(const struct xskb_loop *l, double ghz,
+		       struct xskb_loop_fig *f)
+{
+	__u64 tsc = l->busy_tsc + l->idle_tsc;
+
+	memset(f, 0, sizeof(*f));
+	f->split = tsc;
+	f->per_pkt = tsc && l->frames && ghz > 0;
+	if (f->split)
+		f->busy_share = (double)l->busy_tsc / tsc;
+	if (l->iterations)
+		f->busy_iter_share = (double)l->busy_iterations / l->iterations;
+	if (l->batches)
+		f->frames_per_batch = (double)l->frames / l->batches;
+	if (!l->frames)
+		return;
+	f->syscalls_per_pkt = (double)l->syscalls / l->frames;
+	f->busy_cycles_per_pkt = (double)l->busy_tsc / l->frames;
+	f->total_cycles_per_pkt = (double)tsc / l->frames;
+	if (ghz > 0) {
+		f->busy_ns_per_pkt = f->busy_cycles_per_pkt / ghz;
+		f->total_ns_per_pkt = f->total_cycles_per_pkt / ghz;
+	}
+}
+
+bool xskb_acct_balanced(const struct xskb_acct *a)
+{
+	return (!a->rx_known || !a->rx_unaccounted) &&
+	       (!a->tx_known || !a->tx_unaccounted);
+}

@@ -284,6 +284,24 @@ struct xskb_result {
 	int gen_cpu;		/* where it ran last */
 };
 
+/* The loop's figures, derived from struct xskb_loop with the TSC's GHz */
+struct xskb_loop_fig {
+	bool split;		/* the TSC moved: busy_share is known */
+	bool per_pkt;		/* and frames moved */
+	double busy_share;	/* of the loop's TSC cycles */
+	double busy_iter_share;
+	double frames_per_batch;
+	double busy_cycles_per_pkt, total_cycles_per_pkt;
+	double busy_ns_per_pkt, total_ns_per_pkt;
+	double syscalls_per_pkt;
+};
+
+void xskb_loop_figures(const struct xskb_loop *l, double ghz,
+		       struct xskb_loop_fig *f);
+
+/* Every frame of the accounting in one bucket: none unaccounted */
+bool xskb_acct_balanced(const struct xskb_acct *a);
+
 struct xsk_bench;
 
 int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char err[ERR_LEN]);

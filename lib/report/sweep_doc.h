@@ -23,7 +23,7 @@
 #include "json_read.h"
 
 #define SWEEP_SCHEMA	"xdp-sweep/1"
-#define SWEEP_VERSION	"0.1"
+#define SWEEP_VERSION	"0.2"
 #define SWEEP_STACK_MAX_SIZE	1514	/* the receive stacks' largest frame */
 
 /* A row of points[] or stacks[], and what two results' are matched by */

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "profile.h"
 #include "sweep_result.h"
+#include "xskb_json.h"
 
 static void env_json(struct json *j, double ghz, const struct sweep_cfg *cfg)
 {
@@ -161,37 +162,36 @@ static void xdp_run_json(struct json *j, const struct sweep_cfg *cfg,
 		json_kv_u64(j, "window", r->window);
 }
 
+/*
+ * A receive stack's run: the result's own keys, written where xdpsock's
+ * are (lib/bench/xskb_json.h); the sweep's figure and loss; and, until
+ * version 0.3 of the result, the flat keys it had before those: app_polls
+ * (rx_kicks), app_cpu, gen_cpu and net_rx_cpu (placement.*), gen_sent
+ * (generator.sent).  Documentation/sweep.schema.json marks them.
+ */
 static void stack_run_json(struct json *j, const struct sweep_cfg *cfg,
 			   const struct sweep_point *p,
-			   const struct sweep_run *run)
+			   const struct sweep_run *run, double ghz)
 {
 	const struct xskb_result *r = &run->stk;
 	struct sweep_fig f;
 
 	p->be->fig(cfg, run, &f);
-	json_kv_u64(j, "packets", r->packets);
-	json_kv_double(j, "duration_s", r->duration_ns / 1e9);
-	json_kv_double(j, "pps", r->pps);
-	json_kv_u64(j, "net_rx_ns", r->net_rx_ns);
+	xskb_result_json(j, r, NULL, ghz);
 	json_kv_double(j, "ns_per_pkt", r->net_rx_ns_per_pkt);
-	json_kv_u64(j, "net_rx_softirqs", r->net_rx_softirqs);
-	json_kv_s64(j, "net_rx_cpu", r->net_rx_cpu);
-	json_kv_u64(j, "app_cpu_ns", r->app_cpu_ns);
-	json_kv_u64(j, "app_softirq_ns", r->app_softirq_ns);
-	json_kv_u64(j, "app_polls", r->rx_kicks);
-	json_kv_double(j, "app_ns_per_pkt", r->app_ns_per_pkt);
-	json_kv_s64(j, "app_cpu", r->app_cpu);
-	json_kv_u64(j, "gen_sent", r->gen_sent);
-	json_kv_s64(j, "gen_cpu", r->gen_cpu);
-	json_kv_u64(j, "socket_drops", r->drops);
 	json_kv_u64(j, "lost", f.lost);
 	if (cfg->icount)
 		json_kv_u64(j, "window", r->window);
+	json_kv_u64(j, "app_polls", r->rx_kicks);
+	json_kv_s64(j, "app_cpu", r->app_cpu);
+	json_kv_s64(j, "gen_cpu", r->gen_cpu);
+	json_kv_s64(j, "net_rx_cpu", r->net_rx_cpu);
+	json_kv_u64(j, "gen_sent", r->gen_sent);
 }
 
 /* The point's "runs": each ok with its figures, or its error */
 static void runs_json(struct json *j, const struct sweep_cfg *cfg,
-		      const struct sweep_point *p)
+		      const struct sweep_point *p, double ghz)
 {
 	unsigned int k;
 
@@ -207,12 +207,12 @@ static void runs_json(struct json *j, const struct sweep_cfg *cfg,
 			json_end_object(j);
 			continue;
 		}
-		if (p->stk)
-			stack_run_json(j, cfg, p, r);
-		else
+		if (p->stk) {
+			stack_run_json(j, cfg, p, r, ghz);
+		} else {
 			xdp_run_json(j, cfg, r);
-		json_kv_bool(j, "disturbed", p->stk ? r->stk.disturbed :
-			     r->xdp.disturbed);
+			json_kv_bool(j, "disturbed", r->xdp.disturbed);
+		}
 		json_kv_u64(j, "retries", r->retries);
 		json_kv_double(j, "rtt_before_ns", r->rtt_before);
 		json_kv_double(j, "rtt_after_ns", r->rtt_after);
@@ -248,7 +248,7 @@ static void point_json(struct json *j, const struct sweep_cfg *cfg,
 		prof_json(j, cfg->prof, p->prof, s.ok ? s.ns.median : NAN,
 			  p->prof_written ? p->folded : NULL,
 			  p->prof_written ? p->svg : NULL);
-	runs_json(j, cfg, p);
+	runs_json(j, cfg, p, ghz);
 	json_end_object(j);
 }
 
@@ -275,7 +275,7 @@ static void stack_json(struct json *j, const struct sweep_cfg *cfg,
 	json_kv_bool(j, "app_poll", p->be->count(cfg) > 0);
 	json_kv_u64(j, "count", p->be->count(cfg));
 	json_kv_u64(j, "rate_pps", p->be->rate(cfg));
-	runs_json(j, cfg, p);
+	runs_json(j, cfg, p, ghz);
 	json_end_object(j);
 }
 
