@@ -360,7 +360,7 @@ static int tx_budget_setup(struct xsk_bench *b, char err[ERR_LEN])
 	b->tx_budget = XSKB_TX_BUDGET_KERNEL;
 	b->tx_budget_from = "the kernel's";
 	if (!want && b->o.kind == XSKB_TXONLY)
-		want = xs->tx.size;
+		want = xs->tx.q.size;
 	if (want &&
 	    setsockopt(xs->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &want,
 		       sizeof(want))) {
@@ -645,8 +645,8 @@ static void rx_own_lines(struct xsk_bench *b, struct xsk_socket *xs)
 	__u32 n = xring_cons_nb_avail(&xs->rx, b->o.batch), i;
 
 	for (i = 0; i < n; i++) {
-		volatile struct xdp_desc *d = xring_desc(&xs->rx,
-							 xs->rx.cached_cons + i);
+		volatile struct xdp_desc *d = xring_rx_desc(&xs->rx,
+							 xs->rx.q.cached_cons + i);
 
 		if (!((uintptr_t)(d + 1) & (XSKB_LINE - 1))) {
 			d->options = d->options;
@@ -723,7 +723,7 @@ static __u32 txonly_batch(struct xsk_bench *b, __u64 left, __u64 *seq)
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		struct xdp_desc *d = xring_tx_desc(&xs->tx, idx + i);
 		__u32 s = (*seq)++;
 
 		d->addr = xsk_frame_alloc(xs) + xs->headroom;
@@ -766,12 +766,12 @@ static __u32 l2fwd_batch(struct xsk_bench *b)
 
 	xsk_comp_reclaim(xs);
 	xsk_fill_refill(xs);
-	avail = xring_cons_nb_avail(&xs->rx, xs->rx.size);
+	avail = xring_cons_nb_avail(&xs->rx, xs->rx.q.size);
 	room = xring_prod_nb_free(&xs->tx, avail);
 	if (avail > room)
 		avail = room;
 	for (i = 0; i < avail; i++) {
-		if (xring_desc(&xs->rx, xs->rx.cached_cons + i)->options &
+		if (xring_rx_desc(&xs->rx, xs->rx.q.cached_cons + i)->options &
 		    XDP_PKT_CONTD)
 			continue;
 		end = i + 1;
@@ -788,8 +788,8 @@ static __u32 l2fwd_batch(struct xsk_bench *b)
 	xring_cons_peek(&xs->rx, end, &idx_rx);
 	xring_prod_reserve(&xs->tx, end, &idx_tx);
 	for (i = 0; i < end; i++) {
-		const struct xdp_desc *rd = xring_desc(&xs->rx, idx_rx + i);
-		struct xdp_desc *td = xring_desc(&xs->tx, idx_tx + i);
+		const struct xdp_desc *rd = xring_rx_desc(&xs->rx, idx_rx + i);
+		struct xdp_desc *td = xring_tx_desc(&xs->tx, idx_tx + i);
 
 		if (first)
 			swap_mac(xsk_umem_ptr(xs, rd->addr));
@@ -961,11 +961,11 @@ static __u64 rx_ring_left(struct xsk_socket *xs)
 	__u32 prod, i;
 	__u64 n = 0;
 
-	if (!xs->rx.producer)
+	if (!xs->rx.q.producer)
 		return 0;
-	prod = __atomic_load_n(xs->rx.producer, __ATOMIC_ACQUIRE);
-	for (i = xs->rx.cached_cons; i != prod; i++)
-		n += !(xring_desc(&xs->rx, i)->options & XDP_PKT_CONTD);
+	prod = xring_cons_producer(&xs->rx);
+	for (i = xs->rx.q.cached_cons; i != prod; i++)
+		n += !(xring_rx_desc(&xs->rx, i)->options & XDP_PKT_CONTD);
 	return n;
 }
 

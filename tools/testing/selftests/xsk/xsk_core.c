@@ -50,8 +50,7 @@ int xsk_mode_parse(const char *name, enum xsk_mode *mode)
 	return -EINVAL;
 }
 
-static int __printf(3, 4)
-fail(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
+int xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -63,18 +62,6 @@ fail(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
 	va_end(ap);
 	if (n >= 0 && n < XSK_ERRLEN && ret < 0)
 		snprintf(err + n, XSK_ERRLEN - n, " (%s)", strerror(-ret));
-	return ret;
-}
-
-int xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err, XSK_ERRLEN, fmt, ap);
-		va_end(ap);
-	}
 	return ret;
 }
 
@@ -112,10 +99,10 @@ static int setup_ring(struct xsk_socket *xs, int optname, __u32 entries,
 	};
 
 	if (setsockopt(xs->fd, SOL_XDP, optname, &entries, sizeof(entries)))
-		return fail(err, -errno, "%s ring of %u entries refused%s",
-			    names[optname], entries,
-			    ring_size_ok(entries) ? "" :
-			    ": ring sizes must be a power of two");
+		return xsk_errf(err, -errno, "%s ring of %u entries refused%s",
+				names[optname], entries,
+				ring_size_ok(entries) ? "" :
+				": ring sizes must be a power of two");
 	return 0;
 }
 
@@ -175,29 +162,29 @@ static int explain_bind(const struct xsk_socket *xs, enum xsk_mode mode,
 	char ifname[IF_NAMESIZE] = "?", drv[32] = "unknown";
 
 	if (ret == -ENODEV)
-		return fail(err, ret,
-			    "bind: no interface with ifindex %d in this network namespace",
-			    xs->ifindex);
+		return xsk_errf(err, ret,
+				"bind: no interface with ifindex %d in this network namespace",
+				xs->ifindex);
 	if_indextoname(xs->ifindex, ifname);
 	xsk_ifdriver(ifname, drv, sizeof(drv));
 	if (ret == -EOPNOTSUPP && mode == XSK_MODE_NATIVE_ZC)
-		return fail(err, ret,
-			    "%s: zero-copy bind refused: the %s driver has no AF_XDP zero-copy support; use mode native or best-effort",
-			    ifname, drv);
+		return xsk_errf(err, ret,
+				"%s: zero-copy bind refused: the %s driver has no AF_XDP zero-copy support; use mode native or best-effort",
+				ifname, drv);
 	if (ret == -EINVAL && xs->bind_flags & XDP_USE_SG)
-		return fail(err, ret,
-			    "%s: bind queue %u with XDP_USE_SG refused: queue past the device's queues, or no multi-buffer support in this mode",
-			    ifname, xs->queue_id);
+		return xsk_errf(err, ret,
+				"%s: bind queue %u with XDP_USE_SG refused: queue past the device's queues, or no multi-buffer support in this mode",
+				ifname, xs->queue_id);
 	if (ret == -EINVAL)
-		return fail(err, ret,
-			    "%s: bind to queue %u refused: the device has fewer queues (see ethtool -l %s)",
-			    ifname, xs->queue_id, ifname);
+		return xsk_errf(err, ret,
+				"%s: bind to queue %u refused: the device has fewer queues (see ethtool -l %s)",
+				ifname, xs->queue_id, ifname);
 	if (ret == -EBUSY)
-		return fail(err, ret,
-			    "%s: queue %u is in use by another AF_XDP socket or zero-copy pool",
-			    ifname, xs->queue_id);
-	return fail(err, ret, "%s: bind to queue %u in %s mode failed", ifname,
-		    xs->queue_id, xsk_mode_name(mode));
+		return xsk_errf(err, ret,
+				"%s: queue %u is in use by another AF_XDP socket or zero-copy pool",
+				ifname, xs->queue_id);
+	return xsk_errf(err, ret, "%s: bind to queue %u in %s mode failed", ifname,
+			xs->queue_id, xsk_mode_name(mode));
 }
 
 static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
@@ -211,12 +198,12 @@ static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (xs->umem == MAP_FAILED) {
 		xs->umem = NULL;
-		return fail(err, -errno, "UMEM of %zu bytes: mmap failed",
-			    xs->umem_len);
+		return xsk_errf(err, -errno, "UMEM of %zu bytes: mmap failed",
+				xs->umem_len);
 	}
 	xs->free_frames = calloc(xs->nr_frames, sizeof(*xs->free_frames));
 	if (!xs->free_frames)
-		return fail(err, -ENOMEM, "UMEM frame list");
+		return xsk_errf(err, -ENOMEM, "UMEM frame list");
 	for (i = xs->nr_frames; i > 0; i--)
 		xsk_frame_free(xs, (__u64)(i - 1) * xs->frame_size);
 
@@ -229,19 +216,20 @@ static int setup_umem(struct xsk_socket *xs, const struct xsk_socket_opts *o,
 		int ret = -errno;
 
 		if (!o->unaligned && (xs->frame_size & (xs->frame_size - 1)))
-			return fail(err, ret,
-				    "XDP_UMEM_REG: chunk size %u is not a power of two, which aligned mode requires (use unaligned chunks)",
-				    xs->frame_size);
+			return xsk_errf(err, ret,
+					"XDP_UMEM_REG: chunk size %u is not a power of two, which aligned mode requires (use unaligned chunks)",
+					xs->frame_size);
 		if (xs->frame_size < 2048 || xs->frame_size > 4096)
-			return fail(err, ret, "XDP_UMEM_REG: chunk size %u is outside 2048..%ld",
-				    xs->frame_size, sysconf(_SC_PAGESIZE));
+			return xsk_errf(err, ret,
+					"XDP_UMEM_REG: chunk size %u is outside 2048..%ld",
+					xs->frame_size, sysconf(_SC_PAGESIZE));
 		if (xs->headroom + XSK_KERNEL_HEADROOM >= xs->frame_size)
-			return fail(err, ret,
-				    "XDP_UMEM_REG: headroom %u leaves no room in a %u-byte chunk (%u reserved by the kernel)",
-				    xs->headroom, xs->frame_size,
-				    XSK_KERNEL_HEADROOM);
-		return fail(err, ret, "XDP_UMEM_REG of %zu bytes failed",
-			    xs->umem_len);
+			return xsk_errf(err, ret,
+					"XDP_UMEM_REG: headroom %u leaves no room in a %u-byte chunk (%u reserved by the kernel)",
+					xs->headroom, xs->frame_size,
+					XSK_KERNEL_HEADROOM);
+		return xsk_errf(err, ret, "XDP_UMEM_REG of %zu bytes failed",
+				xs->umem_len);
 	}
 	return 0;
 }
@@ -262,10 +250,10 @@ int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
 
 	*xsp = NULL;
 	if (mode == XSK_MODE_BEST_EFFORT)
-		return fail(err, -EINVAL, "a socket needs a concrete mode");
+		return xsk_errf(err, -EINVAL, "a socket needs a concrete mode");
 	xs = calloc(1, sizeof(*xs));
 	if (!xs)
-		return fail(err, -ENOMEM, "socket");
+		return xsk_errf(err, -ENOMEM, "socket");
 	xs->ifindex = ifindex;
 	xs->queue_id = o->queue_id;
 	xs->frame_size = o->frame_size ?: XSK_DEF_FRAME_SIZE;
@@ -277,7 +265,7 @@ int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
 
 	xs->fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (xs->fd < 0) {
-		ret = fail(err, -errno, "socket(AF_XDP): kernel without CONFIG_XDP_SOCKETS?");
+		ret = xsk_errf(err, -errno, "socket(AF_XDP): kernel without CONFIG_XDP_SOCKETS?");
 		goto out;
 	}
 	ret = setup_umem(xs, o, err);
@@ -295,22 +283,22 @@ int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
 
 	optlen = sizeof(off);
 	if (getsockopt(xs->fd, SOL_XDP, XDP_MMAP_OFFSETS, &off, &optlen)) {
-		ret = fail(err, -errno, "XDP_MMAP_OFFSETS");
+		ret = xsk_errf(err, -errno, "XDP_MMAP_OFFSETS");
 		goto out;
 	}
-	ret = map_ring(xs, &xs->fill, &off.fr, fill, sizeof(__u64),
+	ret = map_ring(xs, &xs->fill.q, &off.fr, fill, sizeof(__u64),
 		       XDP_UMEM_PGOFF_FILL_RING);
 	if (!ret)
-		ret = map_ring(xs, &xs->comp, &off.cr, comp, sizeof(__u64),
+		ret = map_ring(xs, &xs->comp.q, &off.cr, comp, sizeof(__u64),
 			       XDP_UMEM_PGOFF_COMPLETION_RING);
 	if (!ret && !o->no_rx)
-		ret = map_ring(xs, &xs->rx, &off.rx, rx,
+		ret = map_ring(xs, &xs->rx.q, &off.rx, rx,
 			       sizeof(struct xdp_desc), XDP_PGOFF_RX_RING);
 	if (!ret && !o->no_tx)
-		ret = map_ring(xs, &xs->tx, &off.tx, tx,
+		ret = map_ring(xs, &xs->tx.q, &off.tx, tx,
 			       sizeof(struct xdp_desc), XDP_PGOFF_TX_RING);
 	if (ret) {
-		ret = fail(err, ret, "mmap of a ring");
+		ret = xsk_errf(err, ret, "mmap of a ring");
 		goto out;
 	}
 
@@ -325,14 +313,14 @@ int xsk_socket_create(struct xsk_socket **xsp, int ifindex, enum xsk_mode mode,
 
 	optlen = sizeof(xopt);
 	if (getsockopt(xs->fd, SOL_XDP, XDP_OPTIONS, &xopt, &optlen)) {
-		ret = fail(err, -errno, "XDP_OPTIONS: kernel older than 5.9?");
+		ret = xsk_errf(err, -errno, "XDP_OPTIONS: kernel older than 5.9?");
 		goto out;
 	}
 	xs->zerocopy = xopt.flags & XDP_OPTIONS_ZEROCOPY;
 	if (xs->zerocopy != mode_is_zc(mode)) {
-		ret = fail(err, -EPROTO, "bound, but XDP_OPTIONS reports %s where %s was asked",
-			   xs->zerocopy ? "zero-copy" : "copy",
-			   xsk_mode_name(mode));
+		ret = xsk_errf(err, -EPROTO, "bound, but XDP_OPTIONS reports %s where %s was asked",
+			       xs->zerocopy ? "zero-copy" : "copy",
+			       xsk_mode_name(mode));
 		goto out;
 	}
 	if (!o->no_rx)
@@ -348,10 +336,10 @@ void xsk_socket_destroy(struct xsk_socket *xs)
 {
 	if (!xs)
 		return;
-	unmap_ring(&xs->rx);
-	unmap_ring(&xs->tx);
-	unmap_ring(&xs->fill);
-	unmap_ring(&xs->comp);
+	unmap_ring(&xs->rx.q);
+	unmap_ring(&xs->tx.q);
+	unmap_ring(&xs->fill.q);
+	unmap_ring(&xs->comp.q);
 	if (xs->fd >= 0)
 		close(xs->fd);
 	if (xs->umem)
@@ -403,7 +391,7 @@ __u32 xsk_fill_refill(struct xsk_socket *xs)
 	if (!n || !xring_prod_reserve(&xs->fill, n, &idx))
 		return 0;
 	for (i = 0; i < n; i++)
-		*xring_addr(&xs->fill, idx + i) = xsk_frame_alloc(xs);
+		*xring_fill_addr(&xs->fill, idx + i) = xsk_frame_alloc(xs);
 	xring_prod_submit(&xs->fill, n);
 	return n;
 }
@@ -412,9 +400,9 @@ __u32 xsk_comp_reclaim(struct xsk_socket *xs)
 {
 	__u32 idx, i, n;
 
-	n = xring_cons_peek(&xs->comp, xs->comp.size, &idx);
+	n = xring_cons_peek(&xs->comp, xs->comp.q.size, &idx);
 	for (i = 0; i < n; i++) {
-		__u64 addr = *xring_addr(&xs->comp, idx + i);
+		__u64 addr = *xring_comp_addr(&xs->comp, idx + i);
 
 		xsk_frame_free(xs, xsk_frame_base(xs, addr));
 	}
@@ -431,11 +419,11 @@ int xsk_rx_packet(struct xsk_socket *xs, void *buf, size_t len, __u32 *ndesc)
 	bool truncated = false;
 	bool last = false;
 
-	avail = xring_cons_nb_avail(&xs->rx, xs->rx.size);
+	avail = xring_cons_nb_avail(&xs->rx, xs->rx.q.size);
 	/* A packet is complete once a descriptor without XDP_PKT_CONTD is in */
 	for (n = 0; n < avail; n++) {
-		idx = xs->rx.cached_cons + n;
-		if (!(xring_desc(&xs->rx, idx)->options & XDP_PKT_CONTD)) {
+		idx = xs->rx.q.cached_cons + n;
+		if (!(xring_rx_desc(&xs->rx, idx)->options & XDP_PKT_CONTD)) {
 			last = true;
 			break;
 		}
@@ -445,7 +433,7 @@ int xsk_rx_packet(struct xsk_socket *xs, void *buf, size_t len, __u32 *ndesc)
 	n++;
 	xring_cons_peek(&xs->rx, n, &idx);
 	for (__u32 i = 0; i < n; i++) {
-		const struct xdp_desc *d = xring_desc(&xs->rx, idx + i);
+		const struct xdp_desc *d = xring_rx_desc(&xs->rx, idx + i);
 
 		if (copied + d->len <= len)
 			memcpy((char *)buf + copied, xsk_umem_ptr(xs, d->addr),
@@ -470,7 +458,7 @@ __u32 xsk_rx_recycle(struct xsk_socket *xs, __u32 budget, __u32 *packets)
 
 	n = xring_cons_peek(&xs->rx, budget, &idx);
 	for (i = 0; i < n; i++) {
-		const struct xdp_desc *d = xring_desc(&xs->rx, idx + i);
+		const struct xdp_desc *d = xring_rx_desc(&xs->rx, idx + i);
 
 		pkts += !(d->options & XDP_PKT_CONTD);
 		xsk_frame_free(xs, xsk_frame_base(xs, d->addr));
@@ -499,7 +487,7 @@ int xsk_tx_packet(struct xsk_socket *xs, const void *pkt, __u32 len)
 		return -EAGAIN;
 	xring_prod_reserve(&xs->tx, n, &idx);
 	for (i = 0; i < n; i++) {
-		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		struct xdp_desc *d = xring_tx_desc(&xs->tx, idx + i);
 		__u32 chunk = len - off < room ? len - off : room;
 
 		d->addr = xsk_frame_alloc(xs) + xs->headroom;
@@ -530,14 +518,14 @@ static int prog_attach(struct xsk_port *port, enum xsk_mode mode, char err[XSK_E
 
 		port->link_fd = -1;
 		if (ret == -EBUSY || ret == -EEXIST)
-			return fail(err, ret,
-				    "%s: another XDP program is attached (see ip link show %s)",
-				    port->ifname, port->ifname);
+			return xsk_errf(err, ret,
+					"%s: another XDP program is attached (see ip link show %s)",
+					port->ifname, port->ifname);
 		if (ret == -ERANGE)
-			return fail(err, ret, "%s: XDP in %s mode refused at this MTU",
-				    port->ifname, xsk_mode_name(mode));
-		return fail(err, ret, "%s: attaching XDP in %s mode failed",
-			    port->ifname, xsk_mode_name(mode));
+			return xsk_errf(err, ret, "%s: XDP in %s mode refused at this MTU",
+					port->ifname, xsk_mode_name(mode));
+		return xsk_errf(err, ret, "%s: attaching XDP in %s mode failed",
+				port->ifname, xsk_mode_name(mode));
 	}
 	return 0;
 }
@@ -577,7 +565,7 @@ static int open_socks(struct xsk_port *port, const struct xsk_port_opts *o,
 		port->socks[port->nr_socks++] = xs;
 		if (port->map_fd >= 0 &&
 		    bpf_map_update_elem(port->map_fd, &q, &xs->fd, BPF_ANY)) {
-			ret = fail(err, -errno, "xsks_map[%u]", q);
+			ret = xsk_errf(err, -errno, "xsks_map[%u]", q);
 			goto fail;
 		}
 	}
@@ -599,9 +587,9 @@ static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char err[XSK_
 
 	for (i = 1; i < port->nr_socks; i++)
 		if (port->socks[i]->zerocopy != zc)
-			return fail(err, -EPROTO, "queues disagree on zero-copy");
+			return xsk_errf(err, -EPROTO, "queues disagree on zero-copy");
 	if (bpf_xdp_query(port->ifindex, 0, &q))
-		return fail(err, -errno, "%s: bpf_xdp_query", port->ifname);
+		return xsk_errf(err, -errno, "%s: bpf_xdp_query", port->ifname);
 	port->attach_mode = q.attach_mode;
 #if LIBBPF_MAJOR_VERSION > 1 || LIBBPF_MINOR_VERSION >= 2
 	port->xdp_features = q.feature_flags;
@@ -612,21 +600,21 @@ static int verify_mode(struct xsk_port *port, enum xsk_mode asked, char err[XSK_
 		return 0;
 	}
 	if (bpf_obj_get_info_by_fd(port->prog_fd, &info, &len))
-		return fail(err, -errno, "prog info");
+		return xsk_errf(err, -errno, "prog info");
 	port->prog_id = info.id;
 	if (q.drv_prog_id == info.id)
 		port->mode = zc ? XSK_MODE_NATIVE_ZC : XSK_MODE_NATIVE;
 	else if (q.skb_prog_id == info.id && !zc)
 		port->mode = XSK_MODE_GENERIC;
 	else
-		return fail(err, -EPROTO,
-			    "%s: our XDP program (id %u) is not the one attached (drv %u, skb %u)",
-			    port->ifname, info.id, q.drv_prog_id,
-			    q.skb_prog_id);
+		return xsk_errf(err, -EPROTO,
+				"%s: our XDP program (id %u) is not the one attached (drv %u, skb %u)",
+				port->ifname, info.id, q.drv_prog_id,
+				q.skb_prog_id);
 	if (port->mode != asked)
-		return fail(err, -EPROTO, "%s: asked for %s, the kernel reports %s",
-			    port->ifname, xsk_mode_name(asked),
-			    xsk_mode_name(port->mode));
+		return xsk_errf(err, -EPROTO, "%s: asked for %s, the kernel reports %s",
+				port->ifname, xsk_mode_name(asked),
+				xsk_mode_name(port->mode));
 	return 0;
 }
 
@@ -644,22 +632,22 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 
 	*portp = NULL;
 	if (!o->ifname || !*o->ifname)
-		return fail(err, -EINVAL, "no interface given");
+		return xsk_errf(err, -EINVAL, "no interface given");
 	if (nq > XSK_MAX_QUEUES || o->first_queue + nq > XSK_MAX_QUEUES)
-		return fail(err, -EINVAL, "queues %u..%u: at most %d queues",
-			    o->first_queue, o->first_queue + nq - 1,
-			    XSK_MAX_QUEUES);
+		return xsk_errf(err, -EINVAL, "queues %u..%u: at most %d queues",
+				o->first_queue, o->first_queue + nq - 1,
+				XSK_MAX_QUEUES);
 	port = calloc(1, sizeof(*port));
 	if (!port)
-		return fail(err, -ENOMEM, "port");
+		return xsk_errf(err, -ENOMEM, "port");
 	port->prog_fd = -1;
 	port->map_fd = -1;
 	port->link_fd = -1;
 	snprintf(port->ifname, sizeof(port->ifname), "%s", o->ifname);
 	port->ifindex = if_nametoindex(o->ifname);
 	if (!port->ifindex) {
-		ret = fail(err, -ENODEV, "%s: no such interface in this network namespace",
-			   o->ifname);
+		ret = xsk_errf(err, -ENODEV, "%s: no such interface in this network namespace",
+			       o->ifname);
 		goto out;
 	}
 	xsk_ifdriver(port->ifname, port->driver, sizeof(port->driver));
@@ -670,15 +658,15 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 		port->prog_fd = bpf_program__fd(o->prog);
 		port->map_fd = o->xsks_map ? bpf_map__fd(o->xsks_map) : -1;
 		if (port->prog_fd < 0 || port->map_fd < 0) {
-			ret = fail(err, -EINVAL,
-				   "the caller's XDP program needs to be loaded, with its XSKMAP");
+			ret = xsk_errf(err, -EINVAL,
+				       "the caller's XDP program needs to be loaded, with its XSKMAP");
 			goto out;
 		}
 	} else {
 		port->skel = xsk_prog_bpf__open_and_load();
 		if (!port->skel) {
-			ret = fail(err, -errno,
-				   "loading the XDP program failed (CONFIG_BPF_SYSCALL? RLIMIT_MEMLOCK? see libbpf's messages above)");
+			ret = xsk_errf(err, -errno,
+				       "loading the XDP program failed (CONFIG_BPF_SYSCALL? RLIMIT_MEMLOCK? see libbpf's messages above)");
 			goto out;
 		}
 		port->prog_fd = bpf_program__fd(port->skel->progs.xsk_redirect);
@@ -703,8 +691,8 @@ int xsk_port_open(struct xsk_port **portp, const struct xsk_port_opts *o,
 			 xsk_mode_name(order[i]), why);
 	}
 	if (ret) {
-		ret = fail(err, ret, "%s: no mode works: %s", port->ifname,
-			   port->fallback);
+		ret = xsk_errf(err, ret, "%s: no mode works: %s", port->ifname,
+			       port->fallback);
 		goto out;
 	}
 	ret = verify_mode(port, order[i], err);

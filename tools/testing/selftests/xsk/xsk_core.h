@@ -18,7 +18,12 @@
 #include <linux/if_link.h>
 #include <linux/if_xdp.h>
 #include <linux/netdev.h>
-#include "../kselftest.h"	/* ARRAY_SIZE, __printf */
+/*
+ * ARRAY_SIZE and __printf: a selftest without tools/include has them from
+ * kselftest.h alone (defining __printf here again draws checkpatch's
+ * PREFER_DEFINED_ATTRIBUTE_MACRO)
+ */
+#include "../kselftest.h"
 
 /* Room for the core's sentences and for those of the callers that nest them */
 #define XSK_ERRLEN		1024
@@ -41,8 +46,34 @@ const char *xsk_mode_name(enum xsk_mode mode);
 int xsk_mode_parse(const char *name, enum xsk_mode *mode);
 
 /*
- * One ring shared with the kernel.  The cached indices are ours; the shared
- * ones are touched only when the cached view runs out.
+ * The rings are single-producer, single-consumer circular buffers shared
+ * with the kernel (Documentation/core-api/circular-buffers.rst).  We
+ * produce into the fill and TX rings and the kernel consumes them; the
+ * kernel produces into the RX and completion rings and we consume them.
+ * Each side orders its accesses to the entries against its accesses to
+ * the two shared indices; ours, and the kernel's in net/xdp/xsk_queue.h
+ * that each pairs with:
+ *
+ *   we produce (fill, TX)                 we consume (RX, completion)
+ *
+ *   (A) load-acquire consumer:            (C) load-acquire producer:
+ *       the entries it passed are             the entries up to it are
+ *       free to write                         written and may be read
+ *   write the entries                     read the entries
+ *   (B) store-release producer:           (D) store-release consumer:
+ *       the entries are written               the entries are read, the
+ *                                             kernel may write them
+ *
+ * (A) pairs with the kernel's release of the consumer index once it has
+ * read what we produced (__xskq_cons_release()), (B) with its acquire of
+ * the producer index before it reads (__xskq_cons_peek()), (C) with its
+ * release of the producer index once it has written (__xskq_prod_submit()),
+ * and (D) with its read of the consumer index before it writes again
+ * (xskq_prod_nb_free()).
+ *
+ * The cached indices are ours alone; the shared ones are touched only when
+ * the cached view runs out.  A producer ring and a consumer ring are two
+ * types, so that a producer's helper cannot be handed a consumer ring.
  */
 struct xsk_ring {
 	__u32 cached_prod;
@@ -57,71 +88,113 @@ struct xsk_ring {
 	size_t map_len;
 };
 
-static inline __u64 *xring_addr(struct xsk_ring *r, __u32 idx)
+/* Fill and TX: we write entries, the kernel reads them */
+struct xsk_ring_prod {
+	struct xsk_ring q;
+};
+
+/* RX and completion: the kernel writes entries, we read them */
+struct xsk_ring_cons {
+	struct xsk_ring q;
+};
+
+static inline __u64 *xring_fill_addr(struct xsk_ring_prod *r, __u32 idx)
 {
-	return &((__u64 *)r->ring)[idx & r->mask];
+	return &((__u64 *)r->q.ring)[idx & r->q.mask];
 }
 
-static inline struct xdp_desc *xring_desc(struct xsk_ring *r, __u32 idx)
+static inline struct xdp_desc *xring_tx_desc(struct xsk_ring_prod *r, __u32 idx)
 {
-	return &((struct xdp_desc *)r->ring)[idx & r->mask];
+	return &((struct xdp_desc *)r->q.ring)[idx & r->q.mask];
 }
 
-static inline bool xring_needs_wakeup(const struct xsk_ring *r)
+static inline const __u64 *xring_comp_addr(const struct xsk_ring_cons *r,
+					   __u32 idx)
 {
-	return __atomic_load_n(r->flags, __ATOMIC_RELAXED) & XDP_RING_NEED_WAKEUP;
+	return &((const __u64 *)r->q.ring)[idx & r->q.mask];
 }
 
-static inline __u32 xring_prod_nb_free(struct xsk_ring *r, __u32 n)
+static inline struct xdp_desc *xring_rx_desc(struct xsk_ring_cons *r, __u32 idx)
 {
-	__u32 free = r->cached_cons - r->cached_prod;
+	return &((struct xdp_desc *)r->q.ring)[idx & r->q.mask];
+}
+
+/*
+ * The kernel asks for a kick (sendto() on TX, recvfrom() on fill).  Read
+ * without order, as libbpf's xsk_ring_prod__needs_wakeup() reads it: the
+ * flag is advice on whether to make a syscall, not a guard of the entries.
+ */
+static inline bool xring_needs_wakeup(const struct xsk_ring_prod *r)
+{
+	return __atomic_load_n(r->q.flags, __ATOMIC_RELAXED) &
+	       XDP_RING_NEED_WAKEUP;
+}
+
+static inline __u32 xring_prod_nb_free(struct xsk_ring_prod *r, __u32 n)
+{
+	__u32 free = r->q.cached_cons - r->q.cached_prod;
 
 	if (free >= n)
 		return free;
-	r->cached_cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) +
-			 r->size;
-	return r->cached_cons - r->cached_prod;
+	/* (A), pairs with the kernel's (D): see the top of this section */
+	r->q.cached_cons = __atomic_load_n(r->q.consumer, __ATOMIC_ACQUIRE) +
+			   r->q.size;
+	return r->q.cached_cons - r->q.cached_prod;
 }
 
-static inline __u32 xring_prod_reserve(struct xsk_ring *r, __u32 n, __u32 *idx)
+static inline __u32 xring_prod_reserve(struct xsk_ring_prod *r, __u32 n,
+				       __u32 *idx)
 {
 	if (xring_prod_nb_free(r, n) < n)
 		return 0;
-	*idx = r->cached_prod;
-	r->cached_prod += n;
+	*idx = r->q.cached_prod;
+	r->q.cached_prod += n;
 	return n;
 }
 
-static inline void xring_prod_submit(struct xsk_ring *r, __u32 n)
+static inline void xring_prod_submit(struct xsk_ring_prod *r, __u32 n)
 {
-	__atomic_store_n(r->producer, *r->producer + n, __ATOMIC_RELEASE);
+	/* (B), pairs with the kernel's (C) */
+	__atomic_store_n(r->q.producer, *r->q.producer + n, __ATOMIC_RELEASE);
 }
 
-static inline __u32 xring_cons_nb_avail(struct xsk_ring *r, __u32 n)
+/*
+ * The kernel's producer index now (C), without taking anything: what a
+ * caller that counts the entries waiting reads up to
+ */
+static inline __u32 xring_cons_producer(const struct xsk_ring_cons *r)
 {
-	__u32 avail = r->cached_prod - r->cached_cons;
+	return __atomic_load_n(r->q.producer, __ATOMIC_ACQUIRE);
+}
+
+static inline __u32 xring_cons_nb_avail(struct xsk_ring_cons *r, __u32 n)
+{
+	__u32 avail = r->q.cached_prod - r->q.cached_cons;
 
 	if (avail == 0) {
-		r->cached_prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
-		avail = r->cached_prod - r->cached_cons;
+		/* (C), pairs with the kernel's (B) */
+		r->q.cached_prod = xring_cons_producer(r);
+		avail = r->q.cached_prod - r->q.cached_cons;
 	}
 	return avail > n ? n : avail;
 }
 
-static inline __u32 xring_cons_peek(struct xsk_ring *r, __u32 n, __u32 *idx)
+static inline __u32 xring_cons_peek(struct xsk_ring_cons *r, __u32 n,
+				    __u32 *idx)
 {
 	__u32 avail = xring_cons_nb_avail(r, n);
 
 	if (avail) {
-		*idx = r->cached_cons;
-		r->cached_cons += avail;
+		*idx = r->q.cached_cons;
+		r->q.cached_cons += avail;
 	}
 	return avail;
 }
 
-static inline void xring_cons_release(struct xsk_ring *r, __u32 n)
+static inline void xring_cons_release(struct xsk_ring_cons *r, __u32 n)
 {
-	__atomic_store_n(r->consumer, *r->consumer + n, __ATOMIC_RELEASE);
+	/* (D), pairs with the kernel's (A) */
+	__atomic_store_n(r->q.consumer, *r->q.consumer + n, __ATOMIC_RELEASE);
 }
 
 /* How a socket is made.  Zero means the default. */
@@ -164,10 +237,10 @@ struct xsk_socket {
 	__u32 nr_frames;
 	void *umem;
 	size_t umem_len;
-	struct xsk_ring fill;
-	struct xsk_ring comp;
-	struct xsk_ring rx;
-	struct xsk_ring tx;
+	struct xsk_ring_prod fill;
+	struct xsk_ring_cons comp;
+	struct xsk_ring_cons rx;
+	struct xsk_ring_prod tx;
 	__u64 *free_frames;	/* stack of UMEM frames owned by the app */
 	__u32 nr_free;
 	struct xsk_app_stats stats;
@@ -312,8 +385,10 @@ void xsk_port_describe(const struct xsk_port *port, char *buf, size_t len);
 void xsk_ifdriver(const char *ifname, char *buf, size_t len);
 
 /*
- * Write a sentence into err (XSK_ERRLEN bytes; may be NULL) and return ret:
- * the error helper of the environment and the tests (lib/ has its own).
+ * Write a sentence into err (XSK_ERRLEN bytes; may be NULL) and return ret,
+ * the one error helper of the core, the environment and the tests (lib/
+ * has its own, err_set(), of the same rule): when ret < 0 the sentence ends
+ * in " (strerror(-ret))", so a caller never appends the errno's text.
  */
 int __printf(3, 4) xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...);
 

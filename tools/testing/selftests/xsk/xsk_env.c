@@ -88,7 +88,9 @@ static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 		n += snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "",
 			      argv[i]);
 	out[strcspn(out, "\n")] = '\0';
-	return xsk_errf(err, -EIO, "'%s' failed: %s", cmd, out);
+	/* what it printed says why: no errno text after it */
+	xsk_errf(err, 0, "'%s' failed: %s", cmd, out);
+	return -EIO;
 }
 
 static void netns_del(const char *name)
@@ -338,12 +340,10 @@ static int setup_side(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 	snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", env->ns[side]);
 	env->ns_fd[side] = open(path, O_RDONLY | O_CLOEXEC);
 	if (env->ns_fd[side] < 0)
-		return xsk_errf(err, -errno, "open %s: %s", path,
-				strerror(errno));
+		return xsk_errf(err, -errno, "open %s", path);
 	ret = xenv_enter(env, side);
 	if (ret)
-		return xsk_errf(err, ret, "setns %s: %s", env->ns[side],
-				strerror(-ret));
+		return xsk_errf(err, ret, "setns %s", env->ns[side]);
 	/* Quiet links: no IPv6 autoconfiguration, router or MLD traffic */
 	write_sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	write_sysctl("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
@@ -386,18 +386,16 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 
 	env->pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (env->pkt_fd < 0)
-		return xsk_errf(err, -errno, "socket(AF_PACKET): %s",
-				strerror(errno));
+		return xsk_errf(err, -errno, "socket(AF_PACKET)");
 	if (bind(env->pkt_fd, (struct sockaddr *)&sll, sizeof(sll)))
-		return xsk_errf(err, -errno, "bind AF_PACKET to %s: %s",
-				env->ifname[XENV_PEER], strerror(errno));
+		return xsk_errf(err, -errno, "bind AF_PACKET to %s",
+				env->ifname[XENV_PEER]);
 	if (o->no_peer_prog)
 		return 0;
 
 	env->peer_skel = xsk_prog_bpf__open_and_load();
 	if (!env->peer_skel)
-		return xsk_errf(err, -errno, "loading the peer's XDP program: %s",
-				strerror(errno));
+		return xsk_errf(err, -errno, "loading the peer's XDP program");
 	for (i = 0, side = XENV_PEER; side < env->nr_if; i++, side += 2) {
 		struct bpf_program *prog = o->peer_drop ?
 					   env->peer_skel->progs.xdp_drop :
@@ -409,8 +407,8 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 						       env->ifindex[side],
 						       BPF_XDP, &lopts);
 		if (env->peer_link_fd[i] < 0)
-			return xsk_errf(err, -errno, "native XDP on the peer %s: %s",
-					env->ifname[side], strerror(errno));
+			return xsk_errf(err, -errno, "native XDP on the peer %s",
+					env->ifname[side]);
 	}
 	return 0;
 }
@@ -454,7 +452,7 @@ static int move_dev(struct xsk_env *env, int side, bool home, char err[XSK_ERRLE
 	/* The main thread, whose namespace "netns PID" names, is home now */
 	ret = xenv_enter(env, -1);
 	if (ret)
-		return xsk_errf(err, ret, "setns home: %s", strerror(-ret));
+		return xsk_errf(err, ret, "setns home");
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	if (home)
 		return run_or_fail(err, back);
@@ -476,10 +474,11 @@ static int set_channels(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 	char out[256];
 
 	snprintf(q, sizeof(q), "%u", env->queues);
-	if (xenv_run(out, sizeof(out), argv))
-		return xsk_errf(err, -EINVAL, "ethtool -L %s combined %u: %s",
-				env->ifname[side], env->queues, out);
-	return 0;
+	if (!xenv_run(out, sizeof(out), argv))
+		return 0;
+	xsk_errf(err, 0, "ethtool -L %s combined %u: %s", env->ifname[side],
+		 env->queues, out);
+	return -EINVAL;
 }
 
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN])
@@ -535,7 +534,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 
 	env = calloc(1, sizeof(*env));
 	if (!env)
-		return xsk_errf(err, -ENOMEM, "out of memory");
+		return xsk_errf(err, -ENOMEM, "the environment");
 	for (side = 0; side < 2; side++) {
 		env->ns_fd[side] = -1;
 		env->peer_link_fd[side] = -1;
@@ -554,8 +553,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	env->home_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (env->home_fd < 0) {
 		free(env);
-		return xsk_errf(err, -errno, "/proc/self/ns/net: %s",
-				strerror(errno));
+		return xsk_errf(err, -errno, "/proc/self/ns/net");
 	}
 	env->next = live_envs;
 	live_envs = env;
@@ -610,8 +608,8 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 		if (!ret)
 			ret = xenv_wait_running(env->ifname[side]);
 		if (ret)
-			xsk_errf(err, ret, "%s did not come up: %s",
-				 env->ifname[side], strerror(-ret));
+			xsk_errf(err, ret, "%s did not come up",
+				 env->ifname[side]);
 		env->ifindex[side] = if_nametoindex(env->ifname[side]);
 	}
 	if (!ret)

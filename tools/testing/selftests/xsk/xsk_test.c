@@ -340,7 +340,7 @@ TEST_F(xsk, stats_tx_invalid_descs)
 	xs = self->port->socks[0];
 	ASSERT_EQ(5U, xring_prod_reserve(&xs->tx, 5, &idx));
 	for (i = 0; i < 5; i++) {
-		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		struct xdp_desc *d = xring_tx_desc(&xs->tx, idx + i);
 
 		d->addr = xsk_frame_alloc(xs);
 		d->len = xs->frame_size + 1;
@@ -500,16 +500,14 @@ static int env_open(struct xsk_env **env, struct xenv_opts *o, bool devs,
 		return ret;
 	ret = xenv_enter(*env, XENV_PEER);
 	if (ret)
-		return xsk_errf(err, ret, "entering the peer's namespace: %s",
-				strerror(-ret));
+		return xsk_errf(err, ret, "entering the peer's namespace");
 	*peer_fd = packet_socket((*env)->ifindex[XENV_PEER]);
 	if (*peer_fd < 0)
-		return xsk_errf(err, *peer_fd, "AF_PACKET socket on %s: %s",
-				(*env)->ifname[XENV_PEER], strerror(-*peer_fd));
+		return xsk_errf(err, *peer_fd, "AF_PACKET socket on %s",
+				(*env)->ifname[XENV_PEER]);
 	ret = xenv_enter(*env, XENV_DUT);
 	if (ret)
-		return xsk_errf(err, ret, "entering the dut's namespace: %s",
-				strerror(-ret));
+		return xsk_errf(err, ret, "entering the dut's namespace");
 	return 0;
 }
 
@@ -582,8 +580,8 @@ static __u32 wait_rx_descs(struct xsk_socket *xs, __u32 want)
 	__u32 n;
 
 	for (;;) {
-		n = __atomic_load_n(xs->rx.producer, __ATOMIC_ACQUIRE) -
-		    xs->rx.cached_cons;
+		n = xring_cons_producer(&xs->rx) -
+		    xs->rx.q.cached_cons;
 		if (n >= want || now_ms() > deadline)
 			return n;
 		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1, 10);
@@ -635,7 +633,7 @@ TEST_F(jumbo, sg_contd_flags)
 	n = xring_cons_peek(&xs->rx, 64, &idx);
 	ASSERT_EQ(12U, n);
 	for (i = 0; i < n; i++) {
-		const struct xdp_desc *d = xring_desc(&xs->rx, idx + i);
+		const struct xdp_desc *d = xring_rx_desc(&xs->rx, idx + i);
 		bool last = i % 3 == 2;
 
 		EXPECT_EQ((__u64)(last ? 0 : XDP_PKT_CONTD), d->options) TH_LOG("desc %u", i);
@@ -1169,7 +1167,7 @@ static void comp_reap(struct xsk_socket *xs, const __u8 *sent, __u8 *done,
 
 	n = xring_cons_peek(&xs->comp, COMP_RING, &idx);
 	for (i = 0; i < n; i++) {
-		__u64 a = *xring_addr(&xs->comp, idx + i);
+		__u64 a = *xring_comp_addr(&xs->comp, idx + i);
 		__u64 f = a / xs->frame_size;
 
 		if (a % xs->frame_size || f >= nr || !sent[f])
@@ -1192,7 +1190,7 @@ static void tx_fill(struct xsk_socket *xs, const struct xsk_env *env,
 	__u32 i;
 
 	for (i = 0; i < n; i++) {
-		struct xdp_desc *d = xring_desc(&xs->tx, idx + i);
+		struct xdp_desc *d = xring_tx_desc(&xs->tx, idx + i);
 		__u64 a = xsk_frame_alloc(xs);
 
 		sent[a / xs->frame_size] = 1;
