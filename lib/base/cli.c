@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "esc.h"
 
 volatile int cli_stop;
 
@@ -224,14 +225,15 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
  */
 static void lock_holder(int fd, char *buf, size_t len)
 {
-	char line[96], tool[64];
+	char line[96], tool[64], shown[80];
 	ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
 	int pid;
 
 	line[n > 0 ? n : 0] = '\0';
 	if (sscanf(line, "%d %63s", &pid, tool) == 2 && pid > 0 &&
 	    !(kill(pid, 0) && errno == ESRCH))
-		snprintf(buf, len, "%s, pid %d", tool, pid);
+		snprintf(buf, len, "%s, pid %d",
+			 esc_into(shown, sizeof(shown), tool), pid);
 	else
 		snprintf(buf, len, "a script's, e.g. make check");
 }
@@ -274,7 +276,7 @@ static off_t beside_size(void)
 {
 	struct stat st;
 
-	return stat(beside_path(), &st) ? 0 : st.st_size;
+	return lstat(beside_path(), &st) ? 0 : st.st_size;
 }
 
 static void beside_note(const char *tool)
@@ -282,7 +284,8 @@ static void beside_note(const char *tool)
 	char line[96];
 	int fd, n;
 
-	fd = open(beside_path(), O_WRONLY | O_APPEND | O_CLOEXEC);
+	fd = open(beside_path(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC);
 	if (fd < 0)
 		return;	/* no holder that would read it */
 	n = snprintf(line, sizeof(line), "%d %s\n", getpid(), tool);
@@ -291,14 +294,23 @@ static void beside_note(const char *tool)
 	close(fd);
 }
 
-/* The holder's: an empty record now */
-static void beside_make(void)
+/*
+ * The holder's: an empty record now, a regular file of ours.  Anything
+ * else of that name (a symlink, a FIFO, a directory) is not ours: it is
+ * left as it is, and the overlap of this run goes unseen.
+ */
+static bool beside_make(void)
 {
-	int fd = open(beside_path(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      0644);
+	int fd = open(beside_path(), O_WRONLY | O_CREAT | O_NOFOLLOW |
+		      O_NONBLOCK | O_CLOEXEC, 0644);
+	struct stat st;
+	bool ours;
 
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return false;
+	ours = !fstat(fd, &st) && S_ISREG(st.st_mode) && !ftruncate(fd, 0);
+	close(fd);
+	return ours;
 }
 
 static int lock_inherited(struct cli_lock *l)
@@ -325,8 +337,8 @@ static int lock_inherited(struct cli_lock *l)
 
 int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 {
-	char holder[96];
-	int fd;
+	char holder[128];
+	int fd, ret;
 
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
@@ -335,9 +347,10 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 		return 0;
 	fd = open(lock_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", tool, lock_path(),
-			strerror(errno));
-		return -errno;
+		ret = -errno;
+		fprintf(stderr, "%s: the run lock %s: %s\n", tool,
+			esc_path(lock_path()).s, strerror(-ret));
+		return ret;
 	}
 	l->fd = fd;
 	if (allow_concurrent) {
@@ -370,12 +383,12 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	}
 locked:
 	lock_note_self(fd, tool);
-	beside_make();
+	l->beside_owned = beside_make();
 	l->beside = beside_size();
 	return 0;
 fail:
-	fprintf(stderr, "%s: flock %s: %s\n", tool, lock_path(),
-		strerror(errno));
+	fprintf(stderr, "%s: the run lock %s: flock: %s\n", tool,
+		esc_path(lock_path()).s, strerror(errno));
 	close(fd);
 	l->fd = -1;
 	return -errno;
@@ -425,7 +438,7 @@ const char *cli_lock_state(const struct cli_lock *l)
 
 void cli_lock_release(struct cli_lock *l)
 {
-	if (l->fd >= 0 && !l->concurrent)
+	if (l->fd >= 0 && l->beside_owned)
 		unlink(beside_path());	/* before the flock goes: ours */
 	if (l->fd >= 0)
 		close(l->fd);	/* releases the flock */

@@ -98,6 +98,7 @@ struct cli_lock {
 	bool others_seen;	/* and another run held the lock meanwhile */
 	bool overlapped;	/* exclusive, and a concurrent run ran beside */
 	long long beside;	/* size of CLI_LOCK_PATH.beside at the start */
+	bool beside_owned;	/* made by this run, removed at its end */
 };
 
 int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent);

@@ -361,7 +361,7 @@ int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 		if (ret > 0) {
 			opts_help(t, defaults ? defaults : cfg, stdout);
 			free(defaults);
-			exit(0);
+			exit(cli_finish(t->name, 0));
 		}
 	}
 	free(defaults);
