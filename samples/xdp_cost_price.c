@@ -238,6 +238,8 @@ static int report(struct config *cfg, const struct phase *ph, int n)
 	       cfg->ifname, cfg->stat, np, cfg->phase_ms);
 	if (warn)
 		printf("  WARNING   %s\n", warn);
+	if (cli_stop)
+		printf("  INTERRUPTED by a signal: the phases before it\n");
 	printf("  detached  %.2f ns per frame (median of %d phases)\n",
 	       so.median, no);
 	printf("  price     %+.2f ns per frame, 95%% CI [%+.2f, %+.2f] (%s): %+.2f%% of the detached %.2f, %d pairs\n",

@@ -268,6 +268,10 @@ static int check_rtt_cpus(struct config *cfg, bool given)
 {
 	int ret;
 
+	if (cfg->no_rtt && given) {
+		fprintf(stderr, TOOL ": --rtt-cpus and --no-rtt exclude each other\n");
+		return -EINVAL;
+	}
 	if (cfg->no_rtt)
 		return 0;
 	ret = line_rtt_cpu_pair(TOOL, "rtt-cpus", "A,B", cfg->rtt_cpus.v,

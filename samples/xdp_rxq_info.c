@@ -115,6 +115,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	}
 	if (cli_size_fits_mtu("xdp_rxq_info", cfg->o.pkt_size, cfg->o.mtu))
 		return -EINVAL;
+	if (cfg->o.count && opts_given(&tool, given, "duration")) {
+		fprintf(stderr, "xdp_rxq_info: --duration: a counted run (--count) lasts as long as its frames take\n");
+		return -EINVAL;
+	}
 	if (opts_given(&tool, given, "interval") && cfg->interval > cfg->duration) {
 		fprintf(stderr, "xdp_rxq_info: --interval %g is longer than --duration %g: nothing would be printed before the end\n",
 			cfg->interval, cfg->duration);

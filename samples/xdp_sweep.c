@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "measure.h"
 #include "opts.h"
+#include "esc.h"
 #include "profile.h"
 #include "sweep.h"
 #include "sweep_report.h"
@@ -35,6 +36,7 @@ struct config {
 	const char *b_opts;	/* B's options, parsed over A's */
 	bool actions_given, sizes_given, flows_given, full_given;
 	bool duration_given;
+	bool ab_opts_given;	/* an A/B option or --out: never in --b-opts */
 	char devs_buf[2 * IF_NAMESIZE + 2];	/* --devs: dev[] point here */
 	bool allow_concurrent;
 };
@@ -174,6 +176,10 @@ static int check_args(const struct config *cfg)
 	return 0;
 }
 
+/* The options of the A/B itself, and the output: A's alone */
+static const char *const ab_opts[] = { "ab", "b-loop", "b-spin", "a-cmd",
+				       "b-cmd", "b-opts", "level", "out" };
+
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
 	static const __u32 full_sizes[] = { 64, 512, 1500, 9000 };
@@ -187,6 +193,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	cfg->sizes_given |= opts_given(&tool, given, "sizes");
 	cfg->flows_given |= opts_given(&tool, given, "flows");
 	cfg->duration_given |= opts_given(&tool, given, "duration");
+	for (k = 0; k < ARRAY_SIZE(ab_opts); k++)
+		cfg->ab_opts_given |= opts_given(&tool, given, ab_opts[k]);
 	if (cfg->full_given) {
 		set_list(&cfg->s.sizes, full_sizes, 4);
 		set_list(&cfg->s.flows, full_flows, 3);
@@ -215,15 +223,24 @@ static int side_b(const struct config *a, struct config *b)
 	b->s.pre_cmd = a->cmd[1];
 	if (!a->b_opts)
 		return 0;
+	/* words split at blanks, as the help says: no shell quoting */
+	if (strpbrk(a->b_opts, "'\"\\")) {
+		fprintf(stderr, "xdp_sweep: --b-opts '%s': words are split at blanks, quotes and backslashes are not taken\n",
+			a->b_opts);
+		return -EINVAL;
+	}
 	dup = strdup(a->b_opts);
 	if (!dup)
 		return -ENOMEM;
 	for (tok = strtok_r(dup, " \t", &save); tok && argc < 63;
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
+	b->ab_opts_given = false;
 	ret = parse_args(argc, argv, b);
-	if (!ret && (!sweep_same_plan(&a->s, &b->s) || b->ab != a->ab ||
-		     b->b_opts != a->b_opts || b->out_dir != a->out_dir)) {
+	if (ret)
+		fprintf(stderr, "xdp_sweep: --b-opts '%s': not options of B (above)\n",
+			a->b_opts);
+	else if (!sweep_same_plan(&a->s, &b->s) || b->ab_opts_given) {
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': B may not change the matrix, the repeats, the output or the A/B options\n",
 			a->b_opts);
 		ret = -EINVAL;
@@ -264,6 +281,14 @@ static int configure(int argc, char **argv, struct config *cfg,
 			cfg->s.actions.n = 0;
 	}
 	cfg->s.pre_cmd = cfg->cmd[0];
+	/* one level of --out is made; a path that cannot be is refused */
+	if (mkdir(cfg->out_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "xdp_sweep: --out: '%s' is not a directory we can write to (%s)\n",
+			esc_path(cfg->out_dir).s, strerror(errno));
+		return -EINVAL;
+	}
+	if (cli_check_out_dir("xdp_sweep", "--out", cfg->out_dir))
+		return -EINVAL;
 	return cfg->ab ? side_b(cfg, b) : 0;
 }
 
@@ -274,17 +299,23 @@ static int start(const struct config *cfg, struct cli_lock *lock)
 		fprintf(stderr, "xdp_sweep: needs root (XDP, BPF, network namespaces)\n");
 		return 1;
 	}
-	if (mkdir(cfg->out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "xdp_sweep: --out %s: %s\n", cfg->out_dir,
-			strerror(errno));
-		return 1;
-	}
-	if (cli_check_out_dir("xdp_sweep", "--out", cfg->out_dir))
-		return 1;
 	cli_stop_on_signals();
 	if (cli_lock_take(lock, "xdp_sweep", cfg->allow_concurrent))
 		return cli_finish(tool.name, 1);
 	return 0;
+}
+
+/* Whether any run of any point of any side was measured */
+static bool measured(const struct sweep_report_opts *ro)
+{
+	unsigned int sd, i, k;
+
+	for (sd = 0; sd < ro->nsides; sd++)
+		for (i = 0; i < ro->sw[sd].n; i++)
+			for (k = 0; k < ro->sw[sd].cfg->repeat; k++)
+				if (ro->sw[sd].pts[i].runs[k].ok)
+					return true;
+	return false;
 }
 
 int main(int argc, char **argv)
@@ -336,6 +367,10 @@ int main(int argc, char **argv)
 	info.interrupted = cli_stop;
 	info.run_lock = cli_lock_state(&lock);
 	ret = sweep_report(&ro, &info);
+	if (!ret && !cli_stop && !measured(&ro)) {
+		fprintf(stderr, "xdp_sweep: no point was measured: each failed (FAILED above; the result holds why)\n");
+		ret = 1;
+	}
 out:
 	for (sd = 0; sd < ro.nsides; sd++)
 		sweep_plan_free(sw[sd].pts, sw[sd].n);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <linux/bpf.h>
 #include <linux/if_link.h>
 
 #include "cli.h"
@@ -149,6 +150,27 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		return -EINVAL;
 	if (cfg->o.bare && (cfg->o.count || cfg->o.rate_pps || cfg->o.flows > 1)) {
 		fprintf(stderr, "xdp_trafficgen: --bare counts nothing and sends one frame: not with -n, --rate or -f\n");
+		return -EINVAL;
+	}
+	/* live frames fit a page less XDP's headroom, at most */
+	if (cfg->o.bare &&
+	    cfg->o.pkt_size > sysconf(_SC_PAGESIZE) - XDP_PACKET_HEADROOM) {
+		fprintf(stderr, "xdp_trafficgen: --bare sends live frames, of at most %ld bytes (a page less XDP's headroom), not %u\n",
+			sysconf(_SC_PAGESIZE) - XDP_PACKET_HEADROOM,
+			cfg->o.pkt_size);
+		return -EINVAL;
+	}
+	if (!cfg->ifname && cfg->o.queue) {
+		fprintf(stderr, "xdp_trafficgen: -q %u: the private pair has one queue, 0; -q is for -i\n",
+			cfg->o.queue);
+		return -EINVAL;
+	}
+	if (cfg->o.count && cfg->o.rate_pps && cfg->duration &&
+	    (double)cfg->o.count / cfg->o.rate_pps > cfg->duration) {
+		fprintf(stderr, "xdp_trafficgen: -n %llu at --rate %llu takes %g s, longer than -d %g\n",
+			(unsigned long long)cfg->o.count,
+			(unsigned long long)cfg->o.rate_pps,
+			(double)cfg->o.count / cfg->o.rate_pps, cfg->duration);
 		return -EINVAL;
 	}
 	cfg->o.duration_ns = cfg->duration * 1e9;

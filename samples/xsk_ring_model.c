@@ -214,14 +214,20 @@ static double diff(double read, double other)
 	return other - read;
 }
 
-/* Run every variant cfg->runs times, in turn; 0 or 1 (said on stderr) */
-static int measure(const struct config *cfg, struct variant_runs *vr)
+/*
+ * Run every variant cfg->runs times, in turn; 0 or 1 (said on stderr).
+ * A signal ends the runs: cfg->runs becomes the rounds every variant
+ * finished (the report says it was interrupted), 1 when there was none.
+ */
+static int measure(struct config *cfg, struct variant_runs *vr)
 {
 	unsigned int r, i;
 	int ret;
 
 	for (r = 0; r < cfg->runs && !cli_stop; r++)
-		for (i = 0; i < cfg->variants.n && !cli_stop; i++) {
+		for (i = 0; i < cfg->variants.n; i++) {
+			if (cli_stop)
+				break;
 			struct ring_model_cfg mc = model_cfg(cfg, vr[i].v);
 			struct ring_model_result res;
 
@@ -244,10 +250,17 @@ static int measure(const struct config *cfg, struct variant_runs *vr)
 			vr[i].sum.checked += res.checked;
 			vr[i].sum.full_waits += res.full_waits;
 		}
-	if (cli_stop) {
-		fprintf(stderr, TOOL ": stopped by a signal\n");
+	if (!cli_stop)
+		return 0;
+	/* the round in progress, if any, is not whole */
+	r -= r && i < cfg->variants.n;
+	if (!r) {
+		fprintf(stderr, TOOL ": interrupted before the first round was done: nothing to report\n");
 		return 1;
 	}
+	fprintf(stderr, TOOL ": interrupted: %u of %u runs a variant done, reported below\n",
+		r, cfg->runs);
+	cfg->runs = r;
 	return 0;
 }
 
@@ -337,6 +350,7 @@ static int report_json(struct config *cfg, const struct variant_runs *vr,
 	}
 	json_end_array(&j);
 	json_kv_string(&j, "run_lock", cli_lock_state(&cfg->lock));
+	json_kv_bool(&j, "interrupted", cli_stop);
 	json_end_object(&j);
 	return json_finish(&j) ? 1 : 0;
 }
@@ -362,6 +376,8 @@ static int report(struct config *cfg, const struct variant_runs *vr,
 	       ": the host moved a CPU, the variants ran in two placements" : "");
 	if (warn)
 		printf("WARNING %s\n", warn);
+	if (cli_stop)
+		printf("INTERRUPTED by a signal: %u runs a variant\n", cfg->runs);
 	printf("  %-10s %9s  %-20s  %7s  %s\n", "variant", "ns/frame",
 	       "95% CI", "Mfps", "against read, ns/frame (95% CI)");
 	for (i = 0; i < cfg->variants.n; i++) {

@@ -124,7 +124,14 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 		  __u64 interval_ns, rxq_tick_fn tick, void *ctx,
 		  const volatile int *stop, struct rxq_result *r, char err[ERR_LEN]);
 
-/* The program's own cost: BPF_PROG_RUN with repeat, ns per run */
+/*
+ * The program's own cost: BPF_PROG_RUN, ns per run.  A probe of
+ * RXQ_PROG_COST_PROBE runs first; then repeat runs, or as many fewer as
+ * fit in RXQ_PROG_COST_BUDGET_NS, so that a program slowed on purpose
+ * (--loop) is measured in bounded time
+ */
+#define RXQ_PROG_COST_PROBE	100
+#define RXQ_PROG_COST_BUDGET_NS	500000000ULL
 int rxq_bench_prog_cost(struct rxq_bench *b, __u32 repeat, double *ns);
 
 #endif /* RXQ_BENCH_H */
