@@ -338,11 +338,11 @@ TEST(bad_arguments)
 	char err[ERR_LEN];
 
 	EXPECT_EQ(-EINVAL, afp_open_opts(&s, "nosuch0", 7, &o, err, NULL, 0));
-	EXPECT_STREQ("backend 7 is none of auto, tpacket_v3, tpacket_v2, sendmmsg (Invalid argument)",
+	EXPECT_STREQ("backend 7 is none of auto, tpacket_v3, tpacket_v2, sendmmsg",
 		     err);
 	ASSERT_EQ(0, setenv("AFP_REFUSE", "v3,v4", 1));
 	EXPECT_EQ(-EINVAL, afp_open(&s, "nosuch0", AFP_AUTO, err, NULL, 0));
-	EXPECT_STREQ("AFP_REFUSE: 'v4' is none of v3, v2 (Invalid argument)", err);
+	EXPECT_STREQ("AFP_REFUSE: 'v4' is none of v3, v2", err);
 	EXPECT_EQ(NULL, s);
 }
 

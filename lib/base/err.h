@@ -10,7 +10,9 @@
  * so a caller never appends strerror() itself.  A caller that puts its
  * context around sentences its callees wrote (into err itself or into
  * buffers of their own) uses err_wrap(), which says no errno again; its
- * arguments may point into err.
+ * arguments may point into err.  A refusal of what was asked, whose
+ * sentence says why, is written with err_wrap() too: "(Invalid argument)"
+ * after it would add nothing.
  *
  * Nothing is cut: a sentence of the core (xsk_core.h) or of lib/ is a
  * step, a value or two and an errno, under 300 bytes, and ERR_LEN holds

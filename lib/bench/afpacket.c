@@ -114,7 +114,7 @@ static int refuse_from_env(unsigned int *refuse, char err[ERR_LEN])
 	if (!env || !*env)
 		return 0;
 	if (snprintf(list, sizeof(list), "%s", env) >= (int)sizeof(list))
-		return err_set(err, -EINVAL, "AFP_REFUSE: '%s' is too long",
+		return err_wrap(err, -EINVAL, "AFP_REFUSE: '%s' is too long",
 				env);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -124,7 +124,7 @@ static int refuse_from_env(unsigned int *refuse, char err[ERR_LEN])
 			 !strcmp(tok, names[AFP_TPACKET_V2]))
 			*refuse |= AFP_REFUSE_V2;
 		else
-			return err_set(err, -EINVAL, "AFP_REFUSE: '%s' is none of v3, v2",
+			return err_wrap(err, -EINVAL, "AFP_REFUSE: '%s' is none of v3, v2",
 					tok);
 	}
 	return 0;
@@ -149,7 +149,7 @@ static int setup_ring(struct afp_sock *s, unsigned int refuse, char err[ERR_LEN]
 		return err_set(err, -errno, "PACKET_VERSION %s",
 				names[s->backend]);
 	if (refuse & (1U << s->backend))
-		return err_set(err, -EINVAL,
+		return err_wrap(err, -EINVAL,
 				"%s (%s) refused (injected by AFP_REFUSE or afp_opts.refuse)",
 				ring, names[s->backend]);
 	if (setsockopt(s->fd, SOL_PACKET, s->tx ? PACKET_TX_RING : PACKET_RX_RING,
@@ -281,7 +281,7 @@ int afp_open_opts(struct afp_sock **sp, const char *ifname,
 	if (!o)
 		o = &rx;
 	if ((unsigned int)want > AFP_RECVMMSG)
-		return err_set(err, -EINVAL,
+		return err_wrap(err, -EINVAL,
 				"backend %d is none of auto, tpacket_v3, tpacket_v2, %s",
 				want, sock_name(AFP_RECVMMSG, o->tx));
 	refuse = o->refuse;

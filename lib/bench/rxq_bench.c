@@ -164,10 +164,10 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char err[ERR
 
 	*bp = NULL;
 	if (o->action > XDP_REDIRECT)
-		return err_set(err, -EINVAL, "action %u: not an XDP action",
+		return err_wrap(err, -EINVAL, "action %u: not an XDP action",
 				o->action);
 	if (o->ifname && o->action == XDP_REDIRECT && !o->redirect_to)
-		return err_set(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
+		return err_wrap(err, -EINVAL, "XDP_REDIRECT on %s needs a target interface",
 				o->ifname);
 	b = calloc(1, sizeof(*b));
 	if (!b)
@@ -194,7 +194,7 @@ int rxq_bench_open(struct rxq_bench **bp, const struct rxq_opts *o, char err[ERR
 		};
 
 		if (b->o.pkt_size > b->o.mtu + 14) {
-			ret = err_set(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
+			ret = err_wrap(err, -EINVAL, "frames of %u bytes do not fit MTU %u",
 				       b->o.pkt_size, b->o.mtu);
 			goto out;
 		}

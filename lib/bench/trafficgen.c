@@ -445,20 +445,20 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 static int check_opts(const struct tgen_opts *o, __u32 size, char err[ERR_LEN])
 {
 	if (!o->ifname || !*o->ifname)
-		return err_set(err, -EINVAL, "tgen: no interface given (ifname)");
+		return err_wrap(err, -EINVAL, "tgen: no interface given (ifname)");
 	if (size < XSK_PKT_MIN_LEN || size > FRAME_MAX_SIZE)
-		return err_set(err, -EINVAL, "tgen: frame size %u is outside %u..%u (frame length without FCS)",
+		return err_wrap(err, -EINVAL, "tgen: frame size %u is outside %u..%u (frame length without FCS)",
 				size, XSK_PKT_MIN_LEN, FRAME_MAX_SIZE);
 	if (!o->flows || o->flows > FRAME_MAX_FLOWS)
-		return err_set(err, -EINVAL, "tgen: flows %u is outside 1..%u",
+		return err_wrap(err, -EINVAL, "tgen: flows %u is outside 1..%u",
 				o->flows, FRAME_MAX_FLOWS);
 	if (!o->count && !o->duration_ns)
-		return err_set(err, -EINVAL, "tgen: neither a count nor a duration: the run would never end");
+		return err_wrap(err, -EINVAL, "tgen: neither a count nor a duration: the run would never end");
 	if (o->rate_pps > 1000000000ULL)
-		return err_set(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
+		return err_wrap(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
 				(unsigned long long)o->rate_pps);
 	if (o->bare && (o->count || o->rate_pps || o->flows > 1))
-		return err_set(err, -EINVAL, "tgen: bare sends uncounted copies of one frame: no count, no rate, one flow");
+		return err_wrap(err, -EINVAL, "tgen: bare sends uncounted copies of one frame: no count, no rate, one flow");
 	return 0;
 }
 
@@ -523,7 +523,7 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN]
 
 	thread_cpu_ns(tid, &cpu0);
 	if (o->bare && (__u32)limit < size) {
-		ret = err_set(err, -EINVAL, "tgen: bare needs live frames, which take at most %d-byte frames here (not %u)",
+		ret = err_wrap(err, -EINVAL, "tgen: bare needs live frames, which take at most %d-byte frames here (not %u)",
 			       limit, size);
 		goto out;
 	}

@@ -293,16 +293,16 @@ static int check_batch(const struct xskb_opts *o, char err[ERR_LEN])
 	__u32 b = o->batch ?: 64;
 
 	if (rxs && b > rx)
-		return err_set(err, -EINVAL, "a batch of %u is more than the RX ring's %u entries",
+		return err_wrap(err, -EINVAL, "a batch of %u is more than the RX ring's %u entries",
 				b, rx);
 	if (rxs && b > fill)
-		return err_set(err, -EINVAL, "a batch of %u is more than the fill ring's %u entries",
+		return err_wrap(err, -EINVAL, "a batch of %u is more than the fill ring's %u entries",
 				b, fill);
 	if (txs && b > tx)
-		return err_set(err, -EINVAL, "a batch of %u is more than the TX ring's %u entries",
+		return err_wrap(err, -EINVAL, "a batch of %u is more than the TX ring's %u entries",
 				b, tx);
 	if (so->nr_frames && b > so->nr_frames)
-		return err_set(err, -EINVAL, "a batch of %u is more than the %u UMEM frames",
+		return err_wrap(err, -EINVAL, "a batch of %u is more than the %u UMEM frames",
 				b, so->nr_frames);
 	return 0;
 }
@@ -312,28 +312,28 @@ int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN])
 	__u32 tx_size = o->port.sock.tx_size ?: XSK_DEF_RING_SIZE;
 
 	if (o->afpacket && o->kind != XSKB_RXDROP)
-		return err_set(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
+		return err_wrap(err, -EINVAL, "%s: AF_PACKET runs rxdrop only",
 				xskb_kind_name(o->kind));
 	if (o->count && o->ifname && o->kind != XSKB_TXONLY)
-		return err_set(err, -EINVAL, "a count needs the own veth pair's generator (no -i), or txonly");
+		return err_wrap(err, -EINVAL, "a count needs the own veth pair's generator (no -i), or txonly");
 	if (o->pkt_size < XSK_PKT_MIN_LEN || o->pkt_size > FRAME_MAX_SIZE)
-		return err_set(err, -EINVAL, "packet size %u is outside %u..%u",
+		return err_wrap(err, -EINVAL, "packet size %u is outside %u..%u",
 				o->pkt_size, XSK_PKT_MIN_LEN,
 				FRAME_MAX_SIZE);
 	if (o->spin_n > XSK_SPIN_MAX)
-		return err_set(err, -EINVAL, "spin_n %u is above %u",
+		return err_wrap(err, -EINVAL, "spin_n %u is above %u",
 				o->spin_n, XSK_SPIN_MAX);
 	if (o->rx_hold_us && !xskb_rx_holds(o))
-		return err_set(err, -EINVAL, "a hold is for AF_XDP rxdrop's loop");
+		return err_wrap(err, -EINVAL, "a hold is for AF_XDP rxdrop's loop");
 	if (o->rx_read_only && !xskb_rx_holds(o))
-		return err_set(err, -EINVAL, "reading the RX descriptors only is for AF_XDP rxdrop's loop");
+		return err_wrap(err, -EINVAL, "reading the RX descriptors only is for AF_XDP rxdrop's loop");
 	if (o->tx_budget && o->kind == XSKB_RXDROP)
-		return err_set(err, -EINVAL, "a TX budget is for what sends: txonly or l2fwd, not rxdrop");
+		return err_wrap(err, -EINVAL, "a TX budget is for what sends: txonly or l2fwd, not rxdrop");
 	if (o->tx_budget && o->port.mode == XSK_MODE_NATIVE_ZC)
-		return err_set(err, -EINVAL, "a TX budget is for copy mode: zero-copy sends from the driver's NAPI");
+		return err_wrap(err, -EINVAL, "a TX budget is for copy mode: zero-copy sends from the driver's NAPI");
 	if (o->tx_budget && (o->tx_budget < XSKB_TX_BUDGET_KERNEL ||
 			     o->tx_budget > tx_size))
-		return err_set(err, -EINVAL, "TX budget %u is outside %u..%u (the TX ring's size)",
+		return err_wrap(err, -EINVAL, "TX budget %u is outside %u..%u (the TX ring's size)",
 				o->tx_budget, XSKB_TX_BUDGET_KERNEL, tx_size);
 	return o->afpacket ? 0 : check_batch(o, err);
 }
@@ -353,7 +353,7 @@ static int tx_budget_setup(struct xsk_bench *b, char err[ERR_LEN])
 		return 0;
 	if (xs->zerocopy) {
 		if (want)
-			return err_set(err, -EINVAL, "a TX budget is for copy mode: %s is bound in zero-copy",
+			return err_wrap(err, -EINVAL, "a TX budget is for copy mode: %s is bound in zero-copy",
 					b->ifname);
 		return 0;
 	}
@@ -406,11 +406,11 @@ int xskb_check_sizes(const struct xskb_opts *o, __u32 frame_size,
 		     __u32 headroom, bool sg, bool own_env, char err[ERR_LEN])
 {
 	if (o->kind == XSKB_TXONLY && o->pkt_size > frame_size - headroom)
-		return err_set(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
+		return err_wrap(err, -EINVAL, "txonly: %u-byte packets do not fit one %u-byte frame",
 				o->pkt_size, frame_size - headroom);
 	if (o->kind != XSKB_TXONLY && own_env && !sg &&
 	    o->pkt_size > frame_size - XSK_KERNEL_HEADROOM - headroom)
-		return err_set(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
+		return err_wrap(err, -EINVAL, "%u-byte packets need %u-byte frames or more (copy mode keeps %u bytes of headroom): use -F (multi-buffer)",
 				o->pkt_size,
 				o->pkt_size + XSK_KERNEL_HEADROOM + headroom,
 				XSK_KERNEL_HEADROOM);
