@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Text for a terminal: control bytes and bytes from DEL up as \xNN (esc.h) */
+/* Text for a terminal: control bytes and bytes from DEL up as \xNN, \ as \\ (esc.h) */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,10 +8,10 @@
 
 static const char cut[] = "...";
 
-/* The columns byte c takes */
+/* The columns byte c takes: a backslash is doubled, so \xNN is ours alone */
 static size_t width(unsigned char c)
 {
-	return c < 0x20 || c >= 0x7f ? 4 : 1;
+	return c < 0x20 || c >= 0x7f ? 4 : c == '\\' ? 2 : 1;
 }
 
 static char *put(char *p, unsigned char c)
@@ -20,6 +20,8 @@ static char *put(char *p, unsigned char c)
 		*p = c;
 		return p + 1;
 	}
+	if (c == '\\')
+		return p + sprintf(p, "\\\\");
 	return p + sprintf(p, "\\x%02x", c);
 }
 

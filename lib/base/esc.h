@@ -2,7 +2,8 @@
 /*
  * Text from a file, or a path from the command line, for a terminal: every
  * control byte, DEL and every byte above it written as \xNN, so that no
- * escape sequence reaches the terminal and every byte shows.  The one
+ * escape sequence reaches the terminal and every byte shows; a backslash
+ * is written \\, so that the text "\x81" is not taken for an escaped byte.  The one
  * place this is done; what the tools print of a file's text goes through
  * it (their JSON does not: lib/base/json.c escapes strings its own way).
  *
