@@ -35,9 +35,19 @@ static int bad(const struct reader *r, const char *what, const char *val)
 	return -EINVAL;
 }
 
-static void copy(char *dst, size_t len, const char *src)
+/* A text field into dst of len bytes; refused, not cut, when longer */
+static int copy(const struct reader *r, const char *what, char *dst,
+		size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src);
+	size_t n = strlen(src);
+
+	if (n >= len) {
+		err_set(r->err, 0, "%s:%u: %s: %zu bytes, more than %zu",
+			r->name, r->line, what, n, len - 1);
+		return -EINVAL;
+	}
+	memcpy(dst, src, n + 1);
+	return 0;
 }
 
 /* What a number of the records must be, said when it is not */
@@ -124,11 +134,12 @@ static int rd_bench(struct reader *r, char **f, int n)
 	if (n != 3)
 		return bad(r, "bench takes KEY VALUE", f[0]);
 	if (!strcmp(f[1], "kernel"))
-		copy(b->kernel, sizeof(b->kernel), f[2]);
+		return copy(r, "kernel", b->kernel, sizeof(b->kernel), f[2]);
 	else if (!strcmp(f[1], "cpu"))
-		copy(b->cpu, sizeof(b->cpu), f[2]);
+		return copy(r, "cpu", b->cpu, sizeof(b->cpu), f[2]);
 	else if (!strcmp(f[1], "xdp_tools"))
-		copy(b->xdp_tools, sizeof(b->xdp_tools), f[2]);
+		return copy(r, "xdp_tools", b->xdp_tools, sizeof(b->xdp_tools),
+			    f[2]);
 	else if (!strcmp(f[1], "secs"))
 		return number(r, &secs, f[2], &b->secs);
 	else if (!strcmp(f[1], "max_foreign"))
@@ -167,10 +178,11 @@ static int rd_part(struct reader *r, char **f, int n)
 		return bad(r, what, f[1]);
 	}
 	/* nine distinct ids of 1..9 at most: there is room */
-	r->part_line[r->b->nparts] = r->line;
-	p = &r->b->part[r->b->nparts++];
+	p = &r->b->part[r->b->nparts];
+	if (copy(r, "title", p->title, sizeof(p->title), f[2]))
+		return -EINVAL;
+	r->part_line[r->b->nparts++] = r->line;
 	p->id = id;
-	copy(p->title, sizeof(p->title), f[2]);
 	return 0;
 }
 
@@ -185,11 +197,13 @@ static int rd_setting(struct reader *r, char **f, int n)
 		return bad(r, "setting takes WHAT OURS PEER [NOTE]", f[0]);
 	if (p->nset == PEERS_MAX_SETTINGS)
 		return bad(r, "too many settings in the part", f[1]);
-	s = &p->set[p->nset++];
-	copy(s->what, sizeof(s->what), f[1]);
-	copy(s->ours, sizeof(s->ours), f[2]);
-	copy(s->peer, sizeof(s->peer), f[3]);
-	copy(s->note, sizeof(s->note), n == 5 ? f[4] : "");
+	s = &p->set[p->nset];
+	if (copy(r, "setting", s->what, sizeof(s->what), f[1]) ||
+	    copy(r, "ours", s->ours, sizeof(s->ours), f[2]) ||
+	    copy(r, "peer", s->peer, sizeof(s->peer), f[3]) ||
+	    copy(r, "note", s->note, sizeof(s->note), n == 5 ? f[4] : ""))
+		return -EINVAL;
+	p->nset++;
 	return 0;
 }
 
@@ -203,7 +217,9 @@ static int rd_note(struct reader *r, char **f, int n)
 		return bad(r, "note takes TEXT", f[0]);
 	if (p->nnote == PEERS_MAX_NOTES)
 		return bad(r, "too many notes in the part", f[1]);
-	copy(p->note[p->nnote++], PEERS_TEXT, f[1]);
+	if (copy(r, "note", p->note[p->nnote], PEERS_TEXT, f[1]))
+		return -EINVAL;
+	p->nnote++;
 	return 0;
 }
 
@@ -218,10 +234,12 @@ static int rd_cmp(struct reader *r, char **f, int n)
 		return bad(r, "cmp takes NAME OURS PEER", f[0]);
 	if (p->ncmp == PEERS_MAX_CMPS)
 		return bad(r, "too many comparisons in the part", f[1]);
-	c = &p->cmp[p->ncmp++];
-	copy(c->name, sizeof(c->name), f[1]);
-	copy(c->side[PEERS_OURS].label, PEERS_TEXT, f[2]);
-	copy(c->side[PEERS_PEER].label, PEERS_TEXT, f[3]);
+	c = &p->cmp[p->ncmp];
+	if (copy(r, "cmp", c->name, sizeof(c->name), f[1]) ||
+	    copy(r, "ours", c->side[PEERS_OURS].label, PEERS_TEXT, f[2]) ||
+	    copy(r, "peer", c->side[PEERS_PEER].label, PEERS_TEXT, f[3]))
+		return -EINVAL;
+	p->ncmp++;
 	return 0;
 }
 
@@ -233,8 +251,7 @@ static int rd_cmd(struct reader *r, char **f, int n)
 		return bad(r, "cmd takes SIDE COMMAND", f[0]);
 	if (side_of(r, f[1], &sd))
 		return -EINVAL;
-	copy(sd->cmd, sizeof(sd->cmd), f[2]);
-	return 0;
+	return copy(r, "cmd", sd->cmd, sizeof(sd->cmd), f[2]);
 }
 
 /* A line round trip in ns, or "-" (NaN) */
@@ -300,8 +317,7 @@ static int rd_skip(struct reader *r, char **f, int n)
 		return bad(r, "skip before any cmp", f[0]);
 	if (n != 2)
 		return bad(r, "skip takes REASON", f[0]);
-	copy(c->skip, sizeof(c->skip), f[1]);
-	return 0;
+	return copy(r, "skip", c->skip, sizeof(c->skip), f[1]);
 }
 
 static const struct {

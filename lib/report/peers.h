@@ -136,7 +136,9 @@ struct peers_bench {
  * Refused besides a malformed record: no records at all (an empty file),
  * no part, a last line without its newline (a file cut short), a NUL
  * byte, a line over 2047 bytes, a part given twice, a rate other than 0
- * or "-" (none) outside PEERS_MIN_PPS..PEERS_MAX_PPS.
+ * or "-" (none) outside PEERS_MIN_PPS..PEERS_MAX_PPS, a text longer than
+ * its field (a cmd over PEERS_CMD - 1 bytes, any other over PEERS_TEXT - 1:
+ * refused, never cut).
  */
 int peers_read(struct peers_bench *b, FILE *f, const char *name, char err[ERR_LEN]);
 
