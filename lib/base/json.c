@@ -52,18 +52,69 @@ static void value_end(struct json *j)
 		j->done = true;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at p (Unicode's table 3-7:
+ * no overlong form, no surrogate, nothing above U+10FFFF), or 0 with *bad
+ * the bytes of its maximal ill-formed part (at least 1), to be replaced by
+ * one U+FFFD.  The string's NUL ends a truncated sequence.
+ */
+static size_t utf8_seq(const unsigned char *p, size_t *bad)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		if (p[0] == 0xe0)
+			lo = 0xa0;	/* no overlong form */
+		else if (p[0] == 0xed)
+			hi = 0x9f;	/* no surrogate */
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		if (p[0] == 0xf0)
+			lo = 0x90;	/* no overlong form */
+		else if (p[0] == 0xf4)
+			hi = 0x8f;	/* nothing above U+10FFFF */
+	} else {
+		*bad = 1;	/* a continuation byte, 0xc0, 0xc1, 0xf5.. */
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if (p[i] < lo || p[i] > hi) {
+			*bad = i;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return n;
+}
+
 static void put_string(struct json *j, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n, bad;
 
 	fputc('"', j->f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(j->f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(j->f, "\\u%04x", *p);
-		else
-			fputc(*p, j->f);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(j->f, "\\%c", *p++);
+		} else if (*p < 0x20) {
+			fprintf(j->f, "\\u%04x", *p++);
+		} else {
+			n = utf8_seq(p, &bad);
+			if (n) {
+				fwrite(p, 1, n, j->f);
+				p += n;
+			} else {
+				fputs("\\ufffd", j->f);
+				p += bad;
+			}
+		}
 	}
 	fputc('"', j->f);
 }

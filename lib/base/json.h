@@ -9,7 +9,13 @@
  * sets the error flag and writes nothing more; json_finish() reports it.
  *
  * Strings are escaped: '"' and '\\' with a backslash, bytes below 0x20 as
- * \u00XX; other bytes (UTF-8) pass through.  Doubles: finite values as
+ * \u00XX; well-formed UTF-8 passes through.  What is not UTF-8 (a stray
+ * continuation byte, a bad lead byte 0xc0, 0xc1 or 0xf5..0xff, a missing
+ * continuation byte, a sequence cut short by the string's end, an overlong
+ * form, a surrogate, a code point above U+10FFFF) is written as \ufffd,
+ * one for each maximal ill-formed part (Unicode's "U+FFFD substitution of
+ * maximal subparts"), so the document is UTF-8 (RFC 8259) whatever the
+ * bytes given.  Doubles: finite values as
  * %.17g (round-trips) or with a fixed number of decimals
  * (json_double_prec); NaN and infinities as null.  Numbers assume the "C"
  * locale.
