@@ -145,6 +145,19 @@ TEST(number_errors)
 	EXPECT_NE(NULL, strstr(msg, "t: --size: '64.5' is not a whole number in 46..9014"));
 	ASSERT_EQ(-EINVAL, parse("-d 0", &c));
 	EXPECT_NE(NULL, strstr(msg, "t: --duration: '0' is not a number in 0.1..86400"));
+	/* decimals only: strtod() would read these hex floats as 0.125, 1 */
+	ASSERT_EQ(-EINVAL, parse("-d 0x1p-3", &c));
+	EXPECT_NE(NULL, strstr(msg, "t: --duration: '0x1p-3' is not a number in 0.1..86400"));
+	ASSERT_EQ(-EINVAL, parse("-d 0X1", &c));
+	EXPECT_NE(NULL, strstr(msg, "t: --duration: '0X1' is not a number in 0.1..86400"));
+	ASSERT_EQ(0, parse("-d 1.25e1", &c));
+	EXPECT_EQ(12.5, c.duration);
+	/* whole numbers may be hex, not hex floats */
+	ASSERT_EQ(0, parse("-n 0x64 -s 0X40", &c));
+	EXPECT_EQ(100U, c.count);
+	EXPECT_EQ(64U, c.size);
+	ASSERT_EQ(-EINVAL, parse("-n 0x1p20", &c));
+	EXPECT_NE(NULL, strstr(msg, "t: --count: '0x1p20' is not a number in 1..1000000000000"));
 	ASSERT_EQ(-EINVAL, parse("-n 0", &c));
 	EXPECT_NE(NULL, strstr(msg, "t: --count: '0' is not a number in 1..1000000000000"));
 	ASSERT_EQ(-EINVAL, parse("-c 4096", &c));

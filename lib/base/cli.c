@@ -77,8 +77,12 @@ int cli_double(const char *tool, const char *opt, const char *arg, double min,
 	double v;
 
 	snprintf(range, sizeof(range), "%g..%g", min, max);
-	/* strtod() would skip blanks and take a '+' */
-	if (!(*arg >= '0' && *arg <= '9') && *arg != '.' && *arg != '-')
+	/*
+	 * strtod() would skip blanks and take a '+', and read hex floats
+	 * (0x1p-3): decimals only
+	 */
+	if ((!(*arg >= '0' && *arg <= '9') && *arg != '.' && *arg != '-') ||
+	    strpbrk(arg, "xX"))
 		return bad_number(tool, opt, arg, "number", range);
 	errno = 0;
 	v = strtod(arg, &end);

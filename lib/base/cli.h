@@ -38,7 +38,7 @@ int cli_finish(const char *tool, int ret);
 /*
  * Parse arg as a number in min..max; on error print "TOOL: OPT: 'ARG' is
  * not a number in MIN..MAX" and return -EINVAL.  cli_double() takes any
- * finite decimal; the integer parsers take whole numbers only: decimal
+ * finite decimal (not hex: 0x1p-3 is refused); the integer parsers take whole numbers only: decimal
  * (1e6 is a million, 1.5 is refused as "not a whole number"), or hex with
  * 0x; never octal, no sign, no trailing characters.
  */

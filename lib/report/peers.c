@@ -72,15 +72,21 @@ static const struct range retries = { "retries", 0, 100, true, "" };
 static const struct range rtt_ns = { "line round trip", 1, 1e9, false,
 				     " ns (or -: not taken)" };
 
-/* A decimal number: no blank, no sign +, nothing after it */
+/*
+ * A decimal number: a digit, '.' or '-' first (no blank, no sign +, no inf
+ * or nan), no hex (strtod() would read 0x9 and 0x1p20), nothing after it
+ */
 static bool parse(const char *s, double *v)
 {
 	char *end;
 
+	*v = NAN;
+	if ((!isdigit((unsigned char)*s) && *s != '.' && *s != '-') ||
+	    strpbrk(s, "xX"))
+		return false;
 	errno = 0;
 	*v = strtod(s, &end);
-	return *s && !isspace((unsigned char)*s) && *s != '+' && !*end &&
-	       !errno;
+	return !*end && !errno;
 }
 
 static int number(const struct reader *r, const struct range *g,
