@@ -67,9 +67,9 @@ struct env {
 	double rtt;		/* the runs' line round trips, ns; 0: none */
 };
 
-static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 5,
+static const struct env env_a = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.5, 6,
 				  NULL, NULL, 0 };
-static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 5,
+static const struct env env_b = { "6.18.44-a", "Test CPU @ 2.5GHz", 2.51, 6,
 				  NULL, NULL, 0 };
 
 /* A result's first members, up to and with the opening of "points" */
@@ -324,7 +324,7 @@ TEST_F(cmp, guard_repeat)
 	struct env e = env_b;
 
 	e.repeat = 7;
-	guard_case(self, _metadata, &e, "repeat: A 5, B 7");
+	guard_case(self, _metadata, &e, "repeat: A 6, B 7");
 }
 
 TEST_F(cmp, guard_tsc)
@@ -952,8 +952,12 @@ TEST_F(cmp, numbers_out_of_range)
 	refused(self, _metadata, "\"flows\": 100", "\"flows\": 5000",
 		": not a valid sweep result: points[3].flows: 5000 is not a whole number in 1..4096");
 	ASSERT_EQ(0, replace_in(self->b, "\"flows\": 5000", "\"flows\": 100"));
-	refused(self, _metadata, "\"repeat\": 5", "\"repeat\": 1e9",
+	refused(self, _metadata, "\"repeat\": 6", "\"repeat\": 1e9",
 		": not a valid sweep result: options.repeat: 1000000000 is not a whole number in 1..100");
+	ASSERT_EQ(0, replace_in(self->b, "\"repeat\": 1e9", "\"repeat\": 6"));
+	/* five runs a point: more than a repeat of 4 */
+	refused(self, _metadata, "\"repeat\": 6", "\"repeat\": 4",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs: 5 runs, more than options.repeat 4");
 }
 
 /* A run's round trips, when there: in 1..1e9 ns, or null */

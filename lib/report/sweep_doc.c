@@ -182,18 +182,25 @@ static void need_rtt(const struct sweep_doc *s, const struct jr_value *r,
 
 /*
  * A row's runs (row names it, "points[3] (XDP_DROP native 64B 1 flow): "):
- * an array of objects, each with ok, an ok run with its figures (app: the
+ * an array of objects, no more than options.repeat (xdp_sweep writes one
+ * per repeat, a failed or interrupted one as not ok; retries and warm-up
+ * runs are not in it), each with ok, an ok run with its figures (app: the
  * application's too)
  */
 static int check_runs(const struct sweep_doc *s, const struct jr_value *p,
 		      const char *row, bool app)
 {
 	const struct jr_value *runs = jr_get(p, "runs");
+	double repeat = jr_num(jr_get(s->opts, "repeat"));
 	int err = 0;
 	size_t k;
 
 	if (!runs || jr_type(runs) != JR_ARRAY)
 		return wrong_type(s, jr_get(p, "runs"), row, "runs", "an array");
+	/* options.repeat is checked before the rows: a whole 1..100 */
+	if (jr_len(runs) > repeat)
+		return bad(s, "%sruns: %zu runs, more than options.repeat %.0f",
+			   row, jr_len(runs), repeat);
 	for (k = 0; k < jr_len(runs) && !err; k++) {
 		const struct jr_value *r = jr_at(runs, k);
 		const struct jr_value *ok;
