@@ -119,8 +119,9 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o))
 		return 2;
 	/* refused, unreadable, invalid, out of memory: said on stderr */
-	if (cmp_files(argv[1], argv[2], &o, &v))
+	if (cmp_files(argv[1], argv[2], &o, &v) && !v.out_err)
 		return 1;
+	/* a lost JSON report: said by cli_finish_out(), exit 1 */
 	/* 3: a row not as --expect says, or a rule that matched none */
-	return cli_finish(TOOL, v.expect_failed ? 3 : 0);
+	return cli_finish_out(TOOL, v.expect_failed ? 3 : 0, v.out_err);
 }

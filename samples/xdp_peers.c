@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 {
 	struct peers_bench *b = calloc(1, sizeof(*b));
 	struct config cfg = {};
-	int nargs, ret = 1;
+	int nargs, ret = 1, out_err = 0;
 
 	if (!b) {
 		fprintf(stderr, TOOL ": out of memory\n");
@@ -90,14 +90,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": out of memory\n");
 		goto out;
 	}
-	/* a lost report is said by cli_finish() */
-	if (cfg.json)
-		ret = peers_print_json(b, stdout) ? 1 : 0;
-	else
+	/* a lost report is said by cli_finish_out(), once */
+	ret = 0;
+	if (cfg.json) {
+		out_err = peers_print_json(b, stdout);
+		if (out_err == -EINVAL) {
+			fprintf(stderr, TOOL ": the JSON writer was misused (a bug)\n");
+			ret = 1;
+			out_err = 0;
+		}
+	} else {
 		peers_print_text(b, stdout);
-	if (!cfg.json)
-		ret = 0;
+	}
 out:
 	free(b);
-	return cli_finish(TOOL, ret);
+	return cli_finish_out(TOOL, ret, out_err);
 }

@@ -51,8 +51,15 @@ int cli_file_close(FILE *f)
 
 int cli_finish(const char *tool, int ret)
 {
+	return cli_finish_out(tool, ret, 0);
+}
+
+int cli_finish_out(const char *tool, int ret, int out_err)
+{
 	int lost = cli_file_close(stdout);
 
+	if (out_err)
+		lost = out_err;
 	if (lost) {
 		fprintf(stderr, "%s: standard output: the report is lost (%s)\n",
 			tool, strerror(-lost));

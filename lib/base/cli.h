@@ -31,9 +31,14 @@ int cli_exit_status(int ret);
  * errno is gone).  cli_finish() ends every tool's main: it closes stdout,
  * and on a lost report says "TOOL: standard output: the report is lost
  * (why)" and returns 1 where ret was 0; then cli_exit_status(ret).
+ * cli_finish_out() is cli_finish() for a tool that already saw standard
+ * output fail (out_err: -errno, from a flush such as json_finish()'s; 0:
+ * none): the same one line, with that reason, which a later flush would
+ * no longer know.
  */
 int cli_file_close(FILE *f);
 int cli_finish(const char *tool, int ret);
+int cli_finish_out(const char *tool, int ret, int out_err);
 
 /*
  * Parse arg as a number in min..max; on error print "TOOL: OPT: 'ARG' is

@@ -948,9 +948,14 @@ int cmp_files(const char *a, const char *b, const struct cmp_opts *o,
 	count_expect(&c, v);
 	if (!o->json) {
 		text_report(&c, v);
-	} else if (json_report(&c, v)) {
-		fprintf(stderr, "%s: writing the JSON failed\n", o->tool);
-		ret = -EIO;
+	} else {
+		ret = json_report(&c, v);
+		/* standard output failed: the caller's cli_finish_out() says it */
+		if (ret && ret != -EINVAL)
+			v->out_err = ret;
+		else if (ret)
+			fprintf(stderr, "%s: the JSON writer was misused (a bug)\n",
+				o->tool);
 	}
 out:
 	cmp_free(&c);

@@ -14,7 +14,9 @@
  * cmp_files() returns 0 when compared (the report written), -EPERM when
  * the results were not measured alike and o->force is not set (said on
  * stderr), another -errno when a file is unreadable or not a valid result
- * (said by lib/sweep/sweep_result) or out of memory.
+ * (said by lib/sweep/sweep_result) or out of memory, or the -errno of
+ * standard output failing under the JSON report, then also in v->out_err
+ * and not said: the caller's cli_finish_out() says the report is lost.
  */
 #ifndef SWEEP_COMPARE_H
 #define SWEEP_COMPARE_H
@@ -66,6 +68,8 @@ struct cmp_verdict {
 	unsigned int rows, dearer, cheaper, noise, unjudged;
 	/* --expect: rows as expected, shown; rows not plus rules unmatched */
 	unsigned int expect_ok, expect_shown, expect_failed;
+	/* -errno: standard output failed under the JSON, not said (cli_finish_out()) */
+	int out_err;
 };
 
 /*
