@@ -306,7 +306,8 @@ int json_finish(struct json *j)
 		return -EINVAL;
 	errno = 0;
 	fputc('\n', j->f);
-	if (fflush(j->f) || ferror(j->f))
+	/* stdout is flushed by cli_finish(), which says why it failed */
+	if ((j->f != stdout && fflush(j->f)) || ferror(j->f))
 		return errno ? -errno : -EIO;
 	return 0;
 }

@@ -70,7 +70,9 @@ void json_kv_u64_if(struct json *j, const char *key, bool known, uint64_t v);
 /*
  * End of document: writes a newline; returns 0, or -EINVAL if the writer
  * was misused or the document is incomplete, -errno if the FILE failed
- * (-EIO where a write failed and its errno is gone)
+ * (-EIO where a write failed and its errno is gone).  stdout is not
+ * flushed here: the tool's cli_finish() does it, and names the reason of
+ * a failure (lib/base/cli.h).
  */
 int json_finish(struct json *j);
 
