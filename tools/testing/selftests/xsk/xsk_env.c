@@ -172,15 +172,17 @@ static bool ns_owner(const char *name, int *pid, unsigned long long *start)
 
 	/* Only a name a run makes, written back the same: no other is ours */
 	if (sscanf(name, XENV_PREFIX "%d-%llu-%u-%c%c", pid, start, &seq,
-		   &side, &more) == 4)
+		   &side, &more) == 4) {
 		n = snprintf(again, sizeof(again), XENV_PREFIX "%d-%llu-%u-%c",
 			     *pid, *start, seq, side);
-	else if (*start = 0, sscanf(name, XENV_PREFIX "%d-%u-%c%c", pid, &seq,
-				    &side, &more) == 3)
+	} else if (sscanf(name, XENV_PREFIX "%d-%u-%c%c", pid, &seq, &side,
+			  &more) == 3) {
+		*start = 0;
 		n = snprintf(again, sizeof(again), XENV_PREFIX "%d-%u-%c", *pid,
 			     seq, side);
-	else
+	} else {
 		return false;
+	}
 	return *pid > 0 && (side == 'd' || side == 'p') &&
 	       n < (int)sizeof(again) && !strcmp(again, name);
 }
@@ -668,7 +670,7 @@ void xenv_destroy(struct xsk_env *env)
 			close(env->ns_fd[side]);
 		ret = env->ns_made[side] ? netns_del(env->ns[side]) : 0;
 		if (ret)
-			fprintf(stderr, "xsk env: namespace %s left behind (%s): the next run removes it\n",
+			fprintf(stderr, "xsk env: namespace %s left behind (%s)\n",
 				env->ns[side], strerror(-ret));
 	}
 	close(env->home_fd);
