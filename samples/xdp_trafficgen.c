@@ -165,14 +165,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->o.queue);
 		return -EINVAL;
 	}
-	if (cfg->o.count && cfg->o.rate_pps && cfg->duration &&
-	    (double)cfg->o.count / cfg->o.rate_pps > cfg->duration) {
-		fprintf(stderr, "xdp_trafficgen: -n %llu at --rate %llu takes %g s, longer than -d %g\n",
-			(unsigned long long)cfg->o.count,
-			(unsigned long long)cfg->o.rate_pps,
-			(double)cfg->o.count / cfg->o.rate_pps, cfg->duration);
+	if (cli_count_fits("xdp_trafficgen", cfg->o.count, cfg->o.rate_pps, cfg->duration))
 		return -EINVAL;
-	}
 	cfg->o.duration_ns = cfg->duration * 1e9;
 	if (!cfg->o.count && !cfg->o.duration_ns)
 		cfg->o.duration_ns = 10 * 1000000000ULL;

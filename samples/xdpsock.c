@@ -329,14 +329,8 @@ static int check_args(struct config *cfg)
 		fprintf(stderr, "xdpsock: --stall-ms holds the app back behind the own pair's generator: not with -t or -i\n");
 		return -EINVAL;
 	}
-	if (cfg->o.count && cfg->o.rate_pps &&
-	    (double)cfg->o.count / cfg->o.rate_pps > cfg->duration) {
-		fprintf(stderr, "xdpsock: -n %llu at --rate %llu takes %g s, longer than -d %g\n",
-			(unsigned long long)cfg->o.count,
-			(unsigned long long)cfg->o.rate_pps,
-			(double)cfg->o.count / cfg->o.rate_pps, cfg->duration);
+	if (cli_count_fits("xdpsock", cfg->o.count, cfg->o.rate_pps, cfg->duration))
 		return -EINVAL;
-	}
 	if (cfg->o.stall_ms >= cfg->duration * 1000) {
 		fprintf(stderr, "xdpsock: --stall-ms %u is not shorter than --duration %g s: the app would start after the run\n",
 			cfg->o.stall_ms, cfg->duration);

@@ -179,6 +179,18 @@ int cli_size_fits_mtu(const char *tool, __u32 size, __u32 mtu)
 	return -EINVAL;
 }
 
+int cli_count_fits(const char *tool, __u64 count, __u64 rate, double limit)
+{
+	double takes = rate ? (double)count / rate : 0;
+
+	if (!count || !rate || !limit || takes <= limit)
+		return 0;
+	fprintf(stderr, "%s: -n %llu at --rate %llu takes %g s, longer than -d %g\n",
+		tool, (unsigned long long)count, (unsigned long long)rate,
+		takes, limit);
+	return -EINVAL;
+}
+
 int cli_no_more_args(const char *tool, int argc, char **argv)
 {
 	if (optind >= argc)

@@ -68,6 +68,12 @@ int cli_cpu(const char *tool, const char *opt, const char *arg, __u32 *cpu);
 int cli_size_fits_mtu(const char *tool, __u32 size, __u32 mtu);
 
 /*
+ * -EINVAL, said, when count frames at rate per second take longer than
+ * the limit, seconds (a zero count, rate or limit: nothing to check)
+ */
+int cli_count_fits(const char *tool, __u64 count, __u64 rate, double limit);
+
+/*
  * cli_u64() without the message: 0, or -EINVAL (not a number), -EDOM (not
  * whole), -ERANGE (not in min..max)
  */
