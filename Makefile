@@ -157,6 +157,8 @@ lib_inc = $(addprefix -Ilib/,$(LIB_USES_$(1))) \
 	  $(if $(filter $(1),$(LIB_CORE_LAYERS)),-I$(XSK_DIR) -I$(XSK_OUT))
 LIB_INC_all := $(call lib_inc,sweep)
 
+LIB_HDRS := $(wildcard lib/*/*.h)
+
 # BPF programs of lib/ and samples/: NAME.bpf.c -> build/bpf/NAME.skel.h,
 # a skeleton named NAME_bpf
 BPF_SRCS := $(wildcard lib/*/*.bpf.c samples/*.bpf.c)
@@ -168,7 +170,7 @@ BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -Ilib/base -Ilib/measure \
 
 vpath %.bpf.c $(addprefix lib/,$(LAYERS)) samples
 
-$(BUILD)/bpf/%.bpf.o: %.bpf.c lib/bench/xsk_spin.h $(KHDR_STAMP)
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(LIB_HDRS) $(KHDR_STAMP)
 	@mkdir -p $(dir $@)
 	@printf '  %-8s %s\n' CLNG-BPF $@
 	@clang $(BPF_CFLAGS) -c $< -o $@
@@ -178,7 +180,6 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
 XSK_OBJS := $(XSK_OUT)/xsk_core.o $(XSK_OUT)/xsk_env.o $(XSK_OUT)/xsk_pkt.o
-LIB_HDRS := $(wildcard lib/*/*.h)
 lib_objs = $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(filter-out %.bpf.c,$(wildcard lib/$(1)/*.c)))
 lib_a = $(BUILD)/lib/lib$(1).a
 LIB_ARCHIVES := $(foreach l,$(LAYERS),$(call lib_a,$(l)))

@@ -146,7 +146,8 @@ static const struct opts_tool tool =
 struct variant_runs {
 	enum variant v;
 	double ns[OPTS_REPEAT_MAX];
-	struct ring_model_result sum;	/* over the runs */
+	struct ring_model_result sum;	/* over the whole rounds */
+	struct ring_model_result round;	/* the round in progress */
 	struct stats_summary s;
 	double diff_lo, diff_hi;	/* against read's: NaN when none */
 };
@@ -215,45 +216,60 @@ static double diff(double read, double other)
 }
 
 /*
+ * Round r: a run of each variant, in turn, added to the sums once all are
+ * done.  0; 1 on a failure (said); -EINTR when a signal cut a run short.
+ */
+static int run_round(const struct config *cfg, struct variant_runs *vr,
+		     unsigned int r)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->variants.n; i++) {
+		struct ring_model_cfg mc = model_cfg(cfg, vr[i].v);
+		struct ring_model_result *res = &vr[i].round;
+		int ret = ring_model_run(&mc, res);
+
+		if (ret) {
+			fprintf(stderr, TOOL ": %s run: %s\n",
+				variant_names[vr[i].v], strerror(-ret));
+			return 1;
+		}
+		if (cli_stop)
+			return -EINTR;
+		if (res->consumed != res->produced || res->bad) {
+			fprintf(stderr, TOOL ": %s run: the consumer took %llu of %llu descriptors, %llu of those read not as written\n",
+				variant_names[vr[i].v],
+				(unsigned long long)res->consumed,
+				(unsigned long long)res->produced,
+				(unsigned long long)res->bad);
+			return 1;
+		}
+		vr[i].ns[r] = res->ns_per_frame;
+	}
+	for (i = 0; i < cfg->variants.n; i++) {
+		vr[i].sum.produced += vr[i].round.produced;
+		vr[i].sum.checked += vr[i].round.checked;
+		vr[i].sum.full_waits += vr[i].round.full_waits;
+	}
+	return 0;
+}
+
+/*
  * Run every variant cfg->runs times, in turn; 0 or 1 (said on stderr).
  * A signal ends the runs: cfg->runs becomes the rounds every variant
- * finished (the report says it was interrupted), 1 when there was none.
+ * finished whole (the report says it was interrupted), 1 when none did.
  */
 static int measure(struct config *cfg, struct variant_runs *vr)
 {
-	unsigned int r, i;
-	int ret;
+	unsigned int r;
+	int ret = 0;
 
-	for (r = 0; r < cfg->runs && !cli_stop; r++)
-		for (i = 0; i < cfg->variants.n; i++) {
-			if (cli_stop)
-				break;
-			struct ring_model_cfg mc = model_cfg(cfg, vr[i].v);
-			struct ring_model_result res;
-
-			ret = ring_model_run(&mc, &res);
-			if (ret) {
-				fprintf(stderr, TOOL ": %s run: %s\n",
-					variant_names[vr[i].v], strerror(-ret));
-				return 1;
-			}
-			if (res.consumed != res.produced || res.bad) {
-				fprintf(stderr, TOOL ": %s run: the consumer took %llu of %llu descriptors, %llu of those read not as written\n",
-					variant_names[vr[i].v],
-					(unsigned long long)res.consumed,
-					(unsigned long long)res.produced,
-					(unsigned long long)res.bad);
-				return 1;
-			}
-			vr[i].ns[r] = res.ns_per_frame;
-			vr[i].sum.produced += res.produced;
-			vr[i].sum.checked += res.checked;
-			vr[i].sum.full_waits += res.full_waits;
-		}
+	for (r = 0; r < cfg->runs && !cli_stop && !ret; r += !ret)
+		ret = run_round(cfg, vr, r);
+	if (ret > 0)
+		return 1;
 	if (!cli_stop)
 		return 0;
-	/* the round in progress, if any, is not whole */
-	r -= r && i < cfg->variants.n;
 	if (!r) {
 		fprintf(stderr, TOOL ": interrupted before the first round was done: nothing to report\n");
 		return 1;

@@ -322,6 +322,16 @@ static void beside_note(const char *tool)
  * else of that name (a symlink, a FIFO, a directory) is not ours: it is
  * left as it is, and the overlap of this run goes unseen.
  */
+/* The record made and not yet removed: a run's every exit removes it */
+static bool beside_made;
+
+static void beside_remove(void)
+{
+	if (beside_made)
+		unlink(beside_path());
+	beside_made = false;
+}
+
 static bool beside_make(void)
 {
 	int fd = open(beside_path(), O_WRONLY | O_CREAT | O_NOFOLLOW |
@@ -333,6 +343,9 @@ static bool beside_make(void)
 		return false;
 	ours = !fstat(fd, &st) && S_ISREG(st.st_mode) && !ftruncate(fd, 0);
 	close(fd);
+	if (ours && !beside_made && atexit(beside_remove))
+		ours = false;	/* not removed on every exit: not made */
+	beside_made = ours;
 	return ours;
 }
 
@@ -410,11 +423,12 @@ locked:
 	l->beside = beside_size();
 	return 0;
 fail:
+	ret = -errno;
 	fprintf(stderr, "%s: the run lock %s: flock: %s\n", tool,
-		esc_path(lock_path()).s, strerror(errno));
+		esc_path(lock_path()).s, strerror(-ret));
 	close(fd);
 	l->fd = -1;
-	return -errno;
+	return ret;
 }
 
 /*
@@ -462,7 +476,7 @@ const char *cli_lock_state(const struct cli_lock *l)
 void cli_lock_release(struct cli_lock *l)
 {
 	if (l->fd >= 0 && l->beside_owned)
-		unlink(beside_path());	/* before the flock goes: ours */
+		beside_remove();	/* before the flock goes: ours */
 	if (l->fd >= 0)
 		close(l->fd);	/* releases the flock */
 	l->fd = -1;

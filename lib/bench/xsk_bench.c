@@ -1525,6 +1525,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	r->af_xdp = !b->o.afpacket;
 	s.counted = b->o.count && (b->env || b->o.kind == XSKB_TXONLY);
 	s.gen = b->env && b->o.kind != XSKB_TXONLY;
 	s.tid = syscall(SYS_gettid);

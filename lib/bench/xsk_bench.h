@@ -246,6 +246,7 @@ struct xskb_result {
 				 * (rxdrop), delivered at the peer (txonly,
 				 * l2fwd on the own pair), else completed */
 	const char *counted_at;	/* "app rx", "peer", "tx completions" */
+	bool af_xdp;		/* an AF_XDP socket's (else AF_PACKET's) */
 	double pps;
 	struct xskb_snap d;	/* the window's deltas */
 	__u64 drops;		/* the socket's: XDP_STATISTICS rx_dropped +

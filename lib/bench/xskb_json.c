@@ -191,6 +191,6 @@ void xskb_result_json(struct json *j, const struct xskb_result *r,
 	loop_json(j, r, ghz);
 	placement_json(j, r, o);
 	generator_json(j, r, o);
-	if (!o || !o->afpacket)
+	if (r->af_xdp)
 		xdp_statistics_json(j, r);
 }

@@ -5,8 +5,8 @@
  * The keys go into the caller's open object (Documentation/xdpsock.rst,
  * "The JSON result", lists them).  o, the options in force, adds what was
  * asked beside what happened: placement's *_asked, the generator's rate,
- * "delivered" null for rxdrop, no xdp_statistics on AF_PACKET; with NULL
- * they are left out, and xdp_statistics is written.
+ * "delivered" null for rxdrop; with NULL they are left out.
+ * xdp_statistics is an AF_XDP socket's only.
  */
 #ifndef XSKB_JSON_H
 #define XSKB_JSON_H
