@@ -392,5 +392,6 @@ int main(int argc, char **argv)
 	prof_data_free(po.data);
 	prof_close(po.prof);
 	cli_lock_release(&cfg.lock);
-	return cli_finish(tool.name, 0);
+	/* a profile asked for and not written is a lost report */
+	return cli_finish(tool.name, po.prof && !po.written);
 }

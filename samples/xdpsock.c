@@ -58,6 +58,7 @@ static struct {
 	struct prof_data *data[PROF_ROLES];
 	char folded[PROF_ROLES][600], svg[PROF_ROLES][600];
 	bool written[PROF_ROLES];
+	bool lost;		/* a profile's files could not be written */
 } prof_out;
 
 /* "-t", or "--rxdrop" for a row without a letter */
@@ -435,10 +436,12 @@ static void profile_collect(const struct config *cfg,
 			 prof_event(prof_out.prof));
 		if (prof_write_files(prof_out.data[i], prefix, title,
 				     prof_out.folded[i], prof_out.svg[i],
-				     sizeof(prof_out.folded[i]), err))
+				     sizeof(prof_out.folded[i]), err)) {
 			fprintf(stderr, "xdpsock: --profile: %s\n", err);
-		else
+			prof_out.lost = true;
+		} else {
 			prof_out.written[i] = true;
+		}
 	}
 }
 
@@ -822,5 +825,5 @@ int main(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "xdpsock: writing the JSON result failed (%s)\n",
 			strerror(-ret));
-	return cli_finish(tool.name, ret ? 1 : 0);
+	return cli_finish(tool.name, ret || prof_out.lost ? 1 : 0);
 }

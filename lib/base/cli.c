@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "cli.h"
 #include "esc.h"
@@ -49,6 +50,37 @@ int cli_file_close(FILE *f)
 	return ret;
 }
 
+FILE *cli_open_out(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+		      O_CLOEXEC, 0644);
+	struct stat st;
+	FILE *f;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	e = fstat(fd, &st) ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
+	if (e) {
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 int cli_finish(const char *tool, int ret)
 {
 	return cli_finish_out(tool, ret, 0);
@@ -67,6 +99,36 @@ int cli_finish_out(const char *tool, int ret, int out_err)
 			ret = 1;
 	}
 	return cli_exit_status(ret);
+}
+
+int cli_run_shell(const char *cmd)
+{
+	bool termed = false;
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (cli_stop) {		/* came before the wait began */
+		kill(pid, SIGTERM);
+		termed = true;
+	}
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+		if (cli_stop && !termed) {
+			kill(pid, SIGTERM);
+			termed = true;
+		}
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static int bad_number(const char *tool, const char *opt, const char *arg,
@@ -291,7 +353,10 @@ static const char *beside_path(void)
 {
 	static char path[4096];
 
-	snprintf(path, sizeof(path), "%s.beside", lock_path());
+	/* a path that would be cut names another file: then there is none */
+	if (snprintf(path, sizeof(path), "%s.beside", lock_path()) >=
+	    (int)sizeof(path))
+		snprintf(path, sizeof(path), "/nonexistent/.beside");
 	return path;
 }
 
@@ -374,6 +439,7 @@ static int lock_inherited(struct cli_lock *l)
 int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 {
 	char holder[128];
+	struct stat st;
 	int fd, ret;
 
 	memset(l, 0, sizeof(*l));
@@ -381,11 +447,19 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	l->tool = tool;
 	if (!lock_inherited(l))
 		return 0;
-	fd = open(lock_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
+	/* a regular file: never a symlink's target, which is not ours */
+	fd = open(lock_path(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0644);
+	ret = fd < 0 ? -errno : fstat(fd, &st) ? -errno :
+	      S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	if (ret) {
 		fprintf(stderr, "%s: the run lock %s: %s\n", tool,
-			esc_path(lock_path()).s, strerror(-ret));
+			esc_path(lock_path()).s,
+			ret == -EINVAL ? "not a regular file" :
+			ret == -ELOOP ? "a symlink, which is not ours" :
+			strerror(-ret));
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
 	l->fd = fd;

@@ -25,6 +25,14 @@ void cli_stop_on_signals(void);
 int cli_exit_status(int ret);
 
 /*
+ * Run cmd with /bin/sh -c, as system() does but stoppable: a signal that
+ * sets cli_stop while it runs sends the command SIGTERM.  stdout and
+ * stderr are flushed first.  Returns its exit status, 128 + the signal
+ * that ended it, or -errno when it could not be started.
+ */
+int cli_run_shell(const char *cmd);
+
+/*
  * Output that is lost is an error, never a silent success: a write, the
  * flush or the close of a report failed (a full disk, /dev/full).
  * cli_file_close() closes f: 0, or -errno (-EIO for a failed write whose
@@ -37,6 +45,14 @@ int cli_exit_status(int ret);
  * no longer know.
  */
 int cli_file_close(FILE *f);
+
+/*
+ * A file the tool writes, made or emptied: a regular file only.  A
+ * symlink (O_NOFOLLOW: ELOOP), a FIFO (never waited for: ENXIO or EINVAL),
+ * a directory or a device of that name is someone else's and refused.
+ * The FILE, or NULL with errno set.
+ */
+FILE *cli_open_out(const char *path);
 int cli_finish(const char *tool, int ret);
 int cli_finish_out(const char *tool, int ret, int out_err);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/types.h>
 
+#include "cli.h"
 #include "flamegraph.h"
 #include "err.h"
 
@@ -252,7 +253,7 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 	fclose(in);
 	if (ret)
 		goto out;
-	out = fopen(svg, "we");
+	out = cli_open_out(svg);
 	if (!out) {
 		ret = err_set(err, -errno, "%s", svg);
 		goto out;
@@ -278,10 +279,9 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 		x += c->count * d.scale;
 	}
 	fputs("</svg>\n", out);
-	if (ferror(out))
-		ret = err_set(err, -EIO, "%s: write error", svg);
-	if (fclose(out) && !ret)
-		ret = err_set(err, -errno, "%s", svg);
+	ret = cli_file_close(out);
+	if (ret)
+		err_set(err, ret, "%s", svg);
 out:
 	node_free(root.child);
 	return ret;

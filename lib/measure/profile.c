@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
+#include "cli.h"
 #include "flamegraph.h"
 #include "json.h"
 #include "profile.h"
@@ -724,17 +725,14 @@ int prof_data_write_folded(const struct prof_data *d, const char *path)
 	if (!l)
 		return -ENOMEM;
 	qsort(l, d->stacks.len, sizeof(*l), by_key);
-	f = fopen(path, "we");
+	f = cli_open_out(path);
 	if (!f) {
 		free(l);
 		return -errno;
 	}
 	for (i = 0; i < d->stacks.len; i++)
 		fprintf(f, "%s %llu\n", l[i].key, (unsigned long long)l[i].n);
-	if (ferror(f))
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
+	ret = cli_file_close(f);
 	free(l);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "profile.h"
 #include "json_read.h"
 #include "sweep_compare.h"
@@ -181,7 +182,7 @@ static int plot_data(const char *dat, const struct sweep_cfg *c,
 {
 	unsigned int i, a, m, z;
 	const char *name;
-	FILE *f = fopen(dat, "we");
+	FILE *f = cli_open_out(dat);
 
 	if (!f)
 		return -1;
@@ -224,7 +225,7 @@ static int plot_script(const char *gp, const char *dat, const char *png,
 		       const struct sweep_cfg *c)
 {
 	unsigned int m, z;
-	FILE *f = fopen(gp, "we");
+	FILE *f = cli_open_out(gp);
 
 	if (!f)
 		return -1;
@@ -269,20 +270,22 @@ static void sweep_plot(const char *base, const struct sweep_cfg *c,
 	if (plot_data(dat, c, pts, n) || plot_script(gp, dat, png, c))
 		return;
 	snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", gp);
-	if (system(cmd))
+	if (cli_run_shell(cmd))
 		fprintf(stderr, "xdp_sweep: gnuplot failed; the data is in %s\n",
 			dat);
 	else
 		printf("plot: %s\n", png);
 }
 
-static void sweep_write_profiles(const char *base, const char *side,
-			  const struct sweep_cfg *c, struct sweep_point *pts,
-			  unsigned int n)
+/* 0, or 1 when a profile's files could not be written (said) */
+static int sweep_write_profiles(const char *base, const char *side,
+				const struct sweep_cfg *c,
+				struct sweep_point *pts, unsigned int n)
 {
 	char prefix[600], title[300], err[ERR_LEN];
 	struct prof_counts pc;
 	unsigned int i;
+	int lost = 0;
 
 	for (i = 0; i < n; i++) {
 		struct sweep_point *p = &pts[i];
@@ -300,11 +303,14 @@ static void sweep_write_profiles(const char *base, const char *side,
 			 (unsigned long long)pc.windows,
 			 pc.windows == 1 ? "" : "s");
 		if (prof_write_files(p->prof, prefix, title, p->folded,
-				     p->svg, sizeof(p->folded), err))
+				     p->svg, sizeof(p->folded), err)) {
 			fprintf(stderr, "xdp_sweep: --profile: %s\n", err);
-		else
+			lost = 1;
+		} else {
 			p->prof_written = true;
+		}
 	}
+	return lost;
 }
 
 static void sweep_print_profiles(const struct sweep_cfg *c,
@@ -360,19 +366,21 @@ int sweep_report(const struct sweep_report_opts *o,
 	struct cmp_verdict v;
 	char path[2][512];
 	unsigned int sd;
-	int ret = 0;
+	int ret = 0, lost = 0;
 
 	for (sd = 0; sd < o->nsides && o->sw[0].cfg->profile; sd++)
-		sweep_write_profiles(o->base, ab ? tags[sd] : "", o->sw[sd].cfg,
-				     o->sw[sd].pts, o->sw[sd].n);
+		lost |= sweep_write_profiles(o->base, ab ? tags[sd] : "",
+					     o->sw[sd].cfg, o->sw[sd].pts,
+					     o->sw[sd].n);
 	for (sd = 0; sd < o->nsides; sd++) {
 		print_side(&o->sw[sd], ab ? sides[sd] : NULL, info->ghz);
 		snprintf(path[sd], sizeof(path[sd]), "%s%s.json", o->base,
 			 ab ? tags[sd] : "");
-		if (sweep_result_write(path[sd], info, o->sw[sd].cfg,
-				       o->sw[sd].pts, o->sw[sd].n)) {
+		ret = sweep_result_write(path[sd], info, o->sw[sd].cfg,
+					 o->sw[sd].pts, o->sw[sd].n);
+		if (ret) {
 			fprintf(stderr, "xdp_sweep: writing %s: %s\n",
-				path[sd], strerror(errno));
+				path[sd], strerror(-ret));
 			return 1;
 		}
 	}
@@ -386,5 +394,5 @@ int sweep_report(const struct sweep_report_opts *o,
 		printf("\n%s\n", path[0]);
 	}
 	printf("%s\n", path[ab]);
-	return ret;
+	return ret ?: lost;
 }

@@ -317,7 +317,7 @@ int sweep_result_write(const char *path, const struct sweep_result_info *in,
 	bool stacks = false;
 	struct json j;
 	unsigned int i;
-	FILE *f = fopen(path, "we");
+	FILE *f = cli_open_out(path);
 	int ret, closed;
 
 	if (!f)

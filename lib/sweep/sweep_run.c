@@ -72,7 +72,7 @@ static int measure(const struct sweep_cfg *c, struct sweep_point *p,
 		   struct sweep_run *run)
 {
 	if (c->pre_cmd) {
-		int st = system(c->pre_cmd);
+		int st = cli_run_shell(c->pre_cmd);
 
 		if (st) {
 			snprintf(run->err, sizeof(run->err),
