@@ -193,7 +193,7 @@ static FILE *record_open(const struct config *cfg, int *status)
 		  O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
-			errno == ENXIO ? "a FIFO that nobody reads" :
+			errno == ENXIO ? "a FIFO that nobody reads, or a socket" :
 			strerror(errno));
 		*status = 2;
 		return NULL;

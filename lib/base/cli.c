@@ -113,18 +113,21 @@ int cli_run_shell(const char *cmd)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
+		/* a group of its own: the shell's children go with it */
+		setpgid(0, 0);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* either side may run first */
 	if (cli_stop) {		/* came before the wait began */
-		kill(pid, SIGTERM);
+		kill(-pid, SIGTERM);
 		termed = true;
 	}
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
 		if (cli_stop && !termed) {
-			kill(pid, SIGTERM);
+			kill(-pid, SIGTERM);
 			termed = true;
 		}
 	}
@@ -387,12 +390,22 @@ static void beside_note(const char *tool)
  * else of that name (a symlink, a FIFO, a directory) is not ours: it is
  * left as it is, and the overlap of this run goes unseen.
  */
-/* The record made and not yet removed: a run's every exit removes it */
+/*
+ * The record made and not yet removed, and which file it is: a run's
+ * every exit removes it, and only it (a file put in its place meanwhile
+ * is not ours)
+ */
 static bool beside_made;
+static dev_t beside_dev;
+static ino_t beside_ino;
 
 static void beside_remove(void)
 {
-	if (beside_made)
+	struct stat st;
+
+	if (beside_made && !lstat(beside_path(), &st) &&
+	    S_ISREG(st.st_mode) && st.st_dev == beside_dev &&
+	    st.st_ino == beside_ino)
 		unlink(beside_path());
 	beside_made = false;
 }
@@ -408,6 +421,8 @@ static bool beside_make(void)
 		return false;
 	ours = !fstat(fd, &st) && S_ISREG(st.st_mode) && !ftruncate(fd, 0);
 	close(fd);
+	beside_dev = st.st_dev;
+	beside_ino = st.st_ino;
 	if (ours && !beside_made && atexit(beside_remove))
 		ours = false;	/* not removed on every exit: not made */
 	beside_made = ours;

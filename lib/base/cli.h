@@ -25,9 +25,10 @@ void cli_stop_on_signals(void);
 int cli_exit_status(int ret);
 
 /*
- * Run cmd with /bin/sh -c, as system() does but stoppable: a signal that
- * sets cli_stop while it runs sends the command SIGTERM.  stdout and
- * stderr are flushed first.  Returns its exit status, 128 + the signal
+ * Run cmd with /bin/sh -c, as system() does but stoppable: the command runs
+ * in a process group of its own, and a signal that sets cli_stop while it
+ * runs sends the group SIGTERM (no child of the shell is left running).
+ * stdout and stderr are flushed first.  Returns its exit status, 128 + the signal
  * that ended it, or -errno when it could not be started.
  */
 int cli_run_shell(const char *cmd);
