@@ -61,20 +61,11 @@ FILE *cli_open_out(const char *path)
 	if (fd < 0)
 		return NULL;
 	e = fstat(fd, &st) ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
-	if (e) {
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	if (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0)) {
+	if (!e && (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0)))
 		e = errno;
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	f = fdopen(fd, "w");
+	f = e ? NULL : fdopen(fd, "w");
 	if (!f) {
-		e = errno;
+		e = e ?: errno;
 		close(fd);
 		errno = e;
 	}
@@ -386,11 +377,6 @@ static void beside_note(const char *tool)
 }
 
 /*
- * The holder's: an empty record now, a regular file of ours.  Anything
- * else of that name (a symlink, a FIFO, a directory) is not ours: it is
- * left as it is, and the overlap of this run goes unseen.
- */
-/*
  * The record made and not yet removed, and which file it is: a run's
  * every exit removes it, and only it (a file put in its place meanwhile
  * is not ours)
@@ -410,7 +396,12 @@ static void beside_remove(void)
 	beside_made = false;
 }
 
-static bool beside_make(void)
+/*
+ * The holder's: an empty record now, a regular file of ours.  Anything
+ * else of that name (a symlink, a FIFO, a directory) is not ours: it is
+ * left as it is, and the overlap of this run goes unseen.
+ */
+static void beside_make(void)
 {
 	int fd = open(beside_path(), O_WRONLY | O_CREAT | O_NOFOLLOW |
 		      O_NONBLOCK | O_CLOEXEC, 0644);
@@ -418,15 +409,16 @@ static bool beside_make(void)
 	bool ours;
 
 	if (fd < 0)
-		return false;
+		return;
 	ours = !fstat(fd, &st) && S_ISREG(st.st_mode) && !ftruncate(fd, 0);
 	close(fd);
-	beside_dev = st.st_dev;
-	beside_ino = st.st_ino;
+	if (ours) {
+		beside_dev = st.st_dev;
+		beside_ino = st.st_ino;
+	}
 	if (ours && !beside_made && atexit(beside_remove))
 		ours = false;	/* not removed on every exit: not made */
 	beside_made = ours;
-	return ours;
 }
 
 static int lock_inherited(struct cli_lock *l)
@@ -508,7 +500,7 @@ int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent)
 	}
 locked:
 	lock_note_self(fd, tool);
-	l->beside_owned = beside_make();
+	beside_make();
 	l->beside = beside_size();
 	return 0;
 fail:
@@ -564,10 +556,10 @@ const char *cli_lock_state(const struct cli_lock *l)
 
 void cli_lock_release(struct cli_lock *l)
 {
-	if (l->fd >= 0 && l->beside_owned)
-		beside_remove();	/* before the flock goes: ours */
-	if (l->fd >= 0)
-		close(l->fd);	/* releases the flock */
+	if (l->fd >= 0) {
+		beside_remove();	/* if made: before the flock goes */
+		close(l->fd);		/* releases the flock */
+	}
 	l->fd = -1;
 }
 

@@ -28,8 +28,8 @@ int cli_exit_status(int ret);
  * Run cmd with /bin/sh -c, as system() does but stoppable: the command runs
  * in a process group of its own, and a signal that sets cli_stop while it
  * runs sends the group SIGTERM (no child of the shell is left running).
- * stdout and stderr are flushed first.  Returns its exit status, 128 + the signal
- * that ended it, or -errno when it could not be started.
+ * stdout and stderr are flushed first.  Returns its exit status, 128 +
+ * the signal that ended it, or -errno when it could not be started.
  */
 int cli_run_shell(const char *cmd);
 
@@ -46,6 +46,8 @@ int cli_run_shell(const char *cmd);
  * no longer know.
  */
 int cli_file_close(FILE *f);
+int cli_finish(const char *tool, int ret);
+int cli_finish_out(const char *tool, int ret, int out_err);
 
 /*
  * A file the tool writes, made or emptied: a regular file only.  A
@@ -54,15 +56,14 @@ int cli_file_close(FILE *f);
  * The FILE, or NULL with errno set.
  */
 FILE *cli_open_out(const char *path);
-int cli_finish(const char *tool, int ret);
-int cli_finish_out(const char *tool, int ret, int out_err);
 
 /*
  * Parse arg as a number in min..max; on error print "TOOL: OPT: 'ARG' is
  * not a number in MIN..MAX" and return -EINVAL.  cli_double() takes any
- * finite decimal (not hex: 0x1p-3 is refused); the integer parsers take whole numbers only: decimal
- * (1e6 is a million, 1.5 is refused as "not a whole number"), or hex with
- * 0x; never octal, no sign, no trailing characters.
+ * finite decimal (not hex: 0x1p-3 is refused); the integer parsers take
+ * whole numbers only: decimal (1e6 is a million, 1.5 is refused as "not a
+ * whole number"), or hex with 0x; never octal, no sign, no trailing
+ * characters.
  */
 int cli_double(const char *tool, const char *opt, const char *arg, double min,
 	       double max, double *val);
@@ -126,7 +127,6 @@ struct cli_lock {
 	bool others_seen;	/* and another run held the lock meanwhile */
 	bool overlapped;	/* exclusive, and a concurrent run ran beside */
 	long long beside;	/* size of CLI_LOCK_PATH.beside at the start */
-	bool beside_owned;	/* made by this run, removed at its end */
 };
 
 int cli_lock_take(struct cli_lock *l, const char *tool, bool allow_concurrent);
