@@ -411,6 +411,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cli_stop_on_signals();
+	xenv_stop_test(cli_stopping);	/* a hung set-up command too */
 	if (cli_lock_take(&lock, TOOL, cfg.allow_concurrent)) {
 		free(p);
 		return cli_finish(tool.name, 1);
@@ -419,7 +420,7 @@ int main(int argc, char **argv)
 	if (xenv_create(&env, NULL, err)) {
 		fprintf(stderr, TOOL ": the veth pair: %s\n", err);
 		free(p);
-		return 1;
+		return cli_finish(tool.name, 1);
 	}
 	link_fd = attach_dut(&dut);
 	done = link_fd < 0 ? -1 : measure_runs(dut, p);

@@ -35,6 +35,11 @@ static void forward(int sig)
 		kill(child, sig);
 }
 
+static bool stopping(void)
+{
+	return stop_sig;
+}
+
 #define ENV_ROW(t, n, f, a, h)	{ OPTS_ROW(t, n, 0, struct xenv_opts, f, a, h)
 #define ABOUT \
 	"Run COMMAND with the project's veth pair set up: veth0 in namespace\n" \
@@ -104,6 +109,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	xenv_stop_test(stopping);	/* a hung set-up command too */
 	if (xenv_create(&env, &eo, err)) {
 		if (stop_sig)
 			fprintf(stderr, "xdp_env: interrupted before the command started (%s)\n",

@@ -22,6 +22,7 @@
 #include "profile.h"
 #include "rxq_bench.h"
 #include "xsk_core.h"
+#include "xsk_env.h"
 #include "xsk_pkt.h"
 
 #define VERSION "0.1"
@@ -323,6 +324,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cli_stop_on_signals();
+	xenv_stop_test(cli_stopping);	/* a hung set-up command too */
 	if (cli_lock_take(&cfg.lock, "xdp_rxq_info", cfg.allow_concurrent))
 		return cli_finish(tool.name, 1);
 	tsc_ghz = tsc_ghz_measure(100);

@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "sweep.h"
 #include "sweep_report.h"
+#include "xsk_env.h"
 
 struct config {
 	struct sweep_cfg s;		/* what is measured, and how */
@@ -300,6 +301,7 @@ static int start(const struct config *cfg, struct cli_lock *lock)
 		return 1;
 	}
 	cli_stop_on_signals();
+	xenv_stop_test(cli_stopping);	/* a hung set-up command too */
 	if (cli_lock_take(lock, "xdp_sweep", cfg->allow_concurrent))
 		return cli_finish(tool.name, 1);
 	return 0;

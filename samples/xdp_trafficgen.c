@@ -274,6 +274,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cli_stop_on_signals();
+	xenv_stop_test(cli_stopping);	/* a hung set-up command too */
 	cfg.o.stop = &cli_stop;
 	if (cli_lock_take(&cfg.lock, "xdp_trafficgen", cfg.allow_concurrent))
 		return cli_finish(tool.name, 1);
@@ -285,7 +286,7 @@ int main(int argc, char **argv)
 		if (xenv_create(&env, &eo, err)) {
 			fprintf(stderr, "xdp_trafficgen: test environment: %s\n",
 				err);
-			return 1;
+			return cli_finish(tool.name, 1);
 		}
 		if (xenv_enter(env, XENV_DUT) ||
 		    tgen_sink_attach(&sink, env->ifindex[XENV_DUT],

@@ -26,6 +26,7 @@
 #include "xsk_bench.h"
 #include "xskb_json.h"
 #include "xsk_core.h"
+#include "xsk_env.h"
 #include "xsk_pkt.h"
 
 #define VERSION "0.2"
@@ -759,6 +760,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cli_stop_on_signals();
+	xenv_stop_test(cli_stopping);	/* a hung set-up command too */
 	if (cli_lock_take(&run_lock, "xdpsock", cfg.allow_concurrent))
 		return cli_finish(tool.name, 1);
 	ghz = tsc_ghz_measure(100);

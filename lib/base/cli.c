@@ -33,6 +33,11 @@ void cli_stop_on_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+bool cli_stopping(void)
+{
+	return cli_stop;
+}
+
 int cli_exit_status(int ret)
 {
 	return cli_stop ? 128 + cli_stop : ret;

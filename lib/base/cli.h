@@ -21,6 +21,9 @@ extern volatile int cli_stop;
 
 void cli_stop_on_signals(void);
 
+/* Whether such a signal came: a stop test to hand to code that asks one */
+bool cli_stopping(void);
+
 /* ret, or 128 + the signal when a signal stopped the run (as shells do) */
 int cli_exit_status(int ret);
 

@@ -29,15 +29,29 @@
 
 static struct xsk_env *live_envs;
 static unsigned int env_seq;
+static bool (*stop_test)(void);
+
+void xenv_stop_test(bool (*stopping)(void))
+{
+	stop_test = stopping;
+}
+
+static bool stopping(void)
+{
+	return stop_test && stop_test();
+}
 
 int xenv_run(char *out, size_t outlen, const char *const argv[])
 {
 	int pfd[2], status;
+	bool killed = false;
 	size_t used = 0;
 	ssize_t n;
 	pid_t pid;
 	char sink[256];
 
+	if (stopping())
+		return -EINTR;
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -47,20 +61,31 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 		return -errno;
 	}
 	if (!pid) {
+		/* a group of its own: killed with whatever it started */
+		if (stop_test)
+			setpgid(0, 0);
 		dup2(pfd[1], STDOUT_FILENO);
 		dup2(pfd[1], STDERR_FILENO);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	if (stop_test)
+		setpgid(pid, pid);	/* either side may run first */
 	close(pfd[1]);
 	for (;;) {
 		char *dst = out && used + 1 < outlen ? out + used : sink;
 		size_t room = dst == sink ? sizeof(sink) : outlen - used - 1;
 
+		/* a signal the caller stops on ends read() with EINTR */
+		if (stopping()) {
+			kill(-pid, SIGKILL);
+			killed = true;
+			break;
+		}
 		n = read(pfd[0], dst, room);
 		if (n < 0 && errno == EINTR)
-			continue;	/* a caller's signal handler ran */
+			continue;
 		if (n <= 0)
 			break;
 		if (dst != sink)
@@ -72,6 +97,8 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
+	if (killed)
+		return -EINTR;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -88,9 +115,20 @@ static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 	for (i = 0; argv[i] && n < sizeof(cmd); i++)
 		n += snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "",
 			      argv[i]);
+	/* it did not run to its end: the errno says why */
+	if (ret == -EINTR) {
+		xsk_errf(err, 0, "'%s' killed: a signal stopped the run", cmd);
+		return ret;
+	}
+	if (ret < 0)
+		return xsk_errf(err, ret, "'%s' could not run", cmd);
 	out[strcspn(out, "\n")] = '\0';
 	/* what it printed says why: no errno text after it */
-	xsk_errf(err, 0, "'%s' failed: %s", cmd, out);
+	if (out[0])
+		xsk_errf(err, 0, "'%s' failed: %s", cmd, out);
+	else
+		xsk_errf(err, 0, "'%s' failed with status %d, saying nothing",
+			 cmd, ret);
 	return -EIO;
 }
 
@@ -149,14 +187,6 @@ static int proc_stat(int pid, bool *running, unsigned long long *start)
 	return errno || end == p ? -EIO : 0;
 }
 
-/* This process's start time, or 0 when /proc does not say */
-static unsigned long long self_start(void)
-{
-	unsigned long long start;
-	bool running;
-
-	return proc_stat(getpid(), &running, &start) ? 0 : start;
-}
 
 /*
  * The owner of one of the project's namespaces, from its name: the pid and
@@ -327,6 +357,10 @@ int xenv_wait_running(const char *ifname)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	for (i = 0; i < 500; i++) {
+		if (stopping()) {
+			ret = -EINTR;
+			break;
+		}
 		if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
 			ret = -errno;
 			break;
@@ -547,6 +581,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	unsigned long long start;
 	struct xsk_env *env;
 	int side, ret;
+	bool running;
 
 	*envp = NULL;
 	if (!o)
@@ -580,8 +615,16 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	env->next = live_envs;
 	live_envs = env;
 
-	/* Unique per run, and whose run for good: pid and start time */
-	start = self_start();
+	/*
+	 * Unique per run, and whose run for good: pid and start time.  Without
+	 * the start time the names would be taken as older runs' (pid alone).
+	 */
+	ret = proc_stat(getpid(), &running, &start);
+	if (ret) {
+		xsk_errf(err, ret, "this process's start time, from /proc/%d/stat",
+			 getpid());
+		goto fail;
+	}
 	for (side = 0; side < 2; side++)
 		snprintf(env->ns[side], sizeof(env->ns[side]),
 			 XENV_PREFIX "%d-%llu-%u-%c", getpid(), start, env_seq,
@@ -607,7 +650,8 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 
 		/* A namespace of that name that we did not add is not ours */
 		ret = run_or_fail(err, argv);
-		env->ns_made[side] = !ret;
+		/* stopped half way: the name is this run's, it may be there */
+		env->ns_made[side] = !ret || ret == -EINTR;
 		if (!ret)
 			ret = setup_side(env, side, err);
 		if (ret)

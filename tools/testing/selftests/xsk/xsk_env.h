@@ -128,7 +128,21 @@ int xenv_netns_list(char *buf, size_t len);
  */
 int xenv_reap_stale(void);
 
-/* Run a command (argv[0] looked up in PATH); output goes to out if given */
+/*
+ * Run a command (argv[0] looked up in PATH); output goes to out if given.
+ * Its exit status, 128 when a signal ended it, or -errno; -EINTR when the
+ * stop test (xenv_stop_test()) said stop while it ran, the command then
+ * killed with its process group.
+ */
 int xenv_run(char *out, size_t outlen, const char *const argv[]);
+
+/*
+ * A test of the caller's whether to stop, asked when a wait is interrupted
+ * (the caller's signal handlers installed without SA_RESTART, setting what
+ * it reads): a set-up command that hangs then does not hold off the
+ * caller's exit, and xenv_create() and xenv_run() end with -EINTR.  NULL:
+ * none, the default.
+ */
+void xenv_stop_test(bool (*stopping)(void));
 
 #endif /* XSK_ENV_H */
