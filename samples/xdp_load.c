@@ -183,29 +183,18 @@ static double take_rtt(const struct config *cfg, const char *when)
  */
 static FILE *record_open(const struct config *cfg, int *status)
 {
-	int fd, fl;
 	FILE *f;
 
 	*status = 0;
 	if (!cfg->record)
 		return NULL;
-	fd = open(cfg->record, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK |
-		  O_CLOEXEC, 0644);
-	if (fd < 0) {
+	f = cli_open_stream(cfg->record);
+	if (!f) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
 			errno == ENXIO ? "a FIFO that nobody reads, or a socket" :
 			strerror(errno));
+		/* what cannot be opened is refused before COMMAND runs */
 		*status = 2;
-		return NULL;
-	}
-	fl = fcntl(fd, F_GETFL);
-	f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ? NULL :
-	    fdopen(fd, "w");
-	if (!f) {
-		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
-			strerror(errno));
-		close(fd);
-		*status = 1;
 	}
 	return f;
 }

@@ -136,6 +136,8 @@ static const struct opts_tool tool =
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
+	long live_max;
+
 	if (opts_parse(&tool, argc, argv, cfg, NULL) < 0)
 		return -EINVAL;
 	if (cfg->dst_set && !cfg->ifname) {
@@ -153,11 +155,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		return -EINVAL;
 	}
 	/* live frames fit a page less XDP's headroom, at most */
-	if (cfg->o.bare &&
-	    cfg->o.pkt_size > sysconf(_SC_PAGESIZE) - XDP_PACKET_HEADROOM) {
-		fprintf(stderr, "xdp_trafficgen: --bare sends live frames, of at most %ld bytes (a page less XDP's headroom), not %u\n",
-			sysconf(_SC_PAGESIZE) - XDP_PACKET_HEADROOM,
-			cfg->o.pkt_size);
+	live_max = sysconf(_SC_PAGESIZE) - XDP_PACKET_HEADROOM;
+	if (cfg->o.bare && cfg->o.pkt_size > live_max) {
+		fprintf(stderr, "xdp_trafficgen: --bare sends live frames, which fit a page less XDP's headroom (%ld bytes) at most, not %u\n",
+			live_max, cfg->o.pkt_size);
 		return -EINVAL;
 	}
 	if (!cfg->ifname && cfg->o.queue) {

@@ -55,18 +55,23 @@ int cli_file_close(FILE *f)
 	return ret;
 }
 
-FILE *cli_open_out(const char *path)
+/* cli_open_out() (regular_only) or cli_open_stream() */
+static FILE *open_out(const char *path, bool regular_only)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-		      O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC |
+		      (regular_only ? O_NOFOLLOW : 0), 0644);
 	struct stat st;
 	FILE *f;
 	int e;
 
 	if (fd < 0)
 		return NULL;
-	e = fstat(fd, &st) ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
-	if (!e && (ftruncate(fd, 0) || fcntl(fd, F_SETFL, 0)))
+	e = fstat(fd, &st) ? errno : 0;
+	if (!e && regular_only && !S_ISREG(st.st_mode))
+		e = EINVAL;
+	if (!e && S_ISREG(st.st_mode) && ftruncate(fd, 0))
+		e = errno;
+	if (!e && fcntl(fd, F_SETFL, 0))
 		e = errno;
 	f = e ? NULL : fdopen(fd, "w");
 	if (!f) {
@@ -75,6 +80,16 @@ FILE *cli_open_out(const char *path)
 		errno = e;
 	}
 	return f;
+}
+
+FILE *cli_open_out(const char *path)
+{
+	return open_out(path, true);
+}
+
+FILE *cli_open_stream(const char *path)
+{
+	return open_out(path, false);
 }
 
 int cli_finish(const char *tool, int ret)

@@ -61,6 +61,14 @@ int cli_finish_out(const char *tool, int ret, int out_err);
 FILE *cli_open_out(const char *path);
 
 /*
+ * The same for a stream the user points the tool at: a symlink is
+ * followed, and a FIFO with a reader or a device is taken as it is (a
+ * FIFO nobody reads is still never waited for: ENXIO).  A regular file is
+ * emptied.  The FILE, or NULL with errno set.
+ */
+FILE *cli_open_stream(const char *path);
+
+/*
  * Parse arg as a number in min..max; on error print "TOOL: OPT: 'ARG' is
  * not a number in MIN..MAX" and return -EINVAL.  cli_double() takes any
  * finite decimal (not hex: 0x1p-3 is refused); the integer parsers take
