@@ -214,6 +214,11 @@ static const struct opt rows[] = {
 		   "copy mode: descriptors one sendto() sends (XDP_MAX_TX_SKB_BUDGET), 32..the TX ring's size; txonly kicks once N wait (txonly, l2fwd)"),
 	  .min = XSKB_TX_BUDGET_KERNEL, .max = 65536,
 	  .def = "txonly the TX ring's size where the kernel has the option, else 32; l2fwd the kernel's 32" },
+	SOCK_FLAG("latency", 0, o.latency,
+		  "one-way latency of every frame, from the generator's stamp (CLOCK_MONOTONIC, as it makes the frame) to the app's take: p50, p90, p99, p99.9, max (own pair; AF_XDP rxdrop and l2fwd; frames of 54 bytes at least; not with -V)"),
+	{ SOCK_ROW(OPT_U32, "rx-delay-ns", 0, o.rx_delay_ns, "N",
+		   "with --latency: spin N ns between taking a batch and reading the clock, a delay every frame's latency must show (the method's test)"),
+	  .min = 1, .max = 100000000 },
 	{ SOCK_ROW(OPT_U32, "stall-ms", 0, o.stall_ms, "N",
 		   "the app starts N ms after the generator: the socket's rings overflow (tests of the accounting)"),
 	  .min = 1, .max = 60000 },
@@ -629,6 +634,31 @@ static void text_tx_accounting(const struct xskb_result *r)
 	balance_line(a->tx_unaccounted);
 }
 
+/* --latency: the window's one-way latency, in microseconds */
+static void text_latency(const struct xskb_opts *o, const struct xskb_result *r)
+{
+	const struct xskb_latency *l = &r->lat;
+
+	if (!o->latency)
+		return;
+	if (!l->known) {
+		printf("  latency         no frames: nothing to report\n");
+		return;
+	}
+	printf("  latency         p50 %.2f us, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f, min %.2f (%llu frames)\n"
+	       "                  one-way: the generator's stamp as it made the frame to the app's take of its batch,\n"
+	       "                  CLOCK_MONOTONIC on both; quantiles within 0.8%% (histogram bins)",
+	       l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3, l->p999 / 1e3,
+	       l->max / 1e3, l->min / 1e3, (unsigned long long)l->frames);
+	if (o->rx_delay_ns)
+		printf(";\n                  %u ns injected between the take and the clock's read",
+		       o->rx_delay_ns);
+	if (l->negative)
+		printf(";\n                  %llu stamps ahead of the clock's read (the CPUs' clocks apart), counted as 0",
+		       (unsigned long long)l->negative);
+	printf("\n");
+}
+
 static void text_loop(const struct xskb_opts *o, const struct xskb_result *r,
 		      double ghz)
 {
@@ -703,6 +733,7 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 	printf("  app thread      %.1f ns/pkt, %.1f TSC cycles/pkt (schedstat CPU time / packets; TSC %.3f GHz;\n"
 	       "                  the thread busy-polls its rings, so below line rate this is time, not cost)\n",
 	       r->app_ns_per_pkt, r->app_ns_per_pkt * ghz, ghz);
+	text_latency(o, r);
 	text_loop(o, r, ghz);
 	if (r->disturbed)
 		printf("  disturbed       the app thread was on a CPU for %.0f%% of the run only: other tasks took it\n",

@@ -296,6 +296,67 @@ TEST_F(xdpsock, rxdrop_poll_spin)
 	EXPECT_TRUE(no_netns_left(self));
 }
 
+/*
+ * --latency's method: paced at 2 kpps (a frame every 500 us, so none
+ * waits for another), every received frame's stamp read (frames ==
+ * packets, exactly); an injected spin of D = 200 us between the take and
+ * the clock's read raises every latency above D and moves the median by
+ * D, within a quarter of it (the runs' own medians are a few us here)
+ */
+#define LAT_N		1000
+#define LAT_DELAY_NS	200000
+
+static void expect_latency(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(xdpsock) *self)
+{
+	EXPECT_STREQ("CLOCK_MONOTONIC", str(self, "latency.clock"));
+	EXPECT_EQ(LAT_N, num(self, "latency.frames"));
+	EXPECT_EQ(LAT_N, num(self, "rx_packets"));
+	EXPECT_EQ(0, num(self, "latency.negative"));
+	EXPECT_LE(num(self, "latency.min_ns"), num(self, "latency.p50_ns"));
+	EXPECT_LE(num(self, "latency.p50_ns"), num(self, "latency.p90_ns"));
+	EXPECT_LE(num(self, "latency.p90_ns"), num(self, "latency.p99_ns"));
+	EXPECT_LE(num(self, "latency.p99_ns"), num(self, "latency.p999_ns"));
+	EXPECT_LE(num(self, "latency.p999_ns"), num(self, "latency.max_ns"));
+}
+
+TEST_F(xdpsock, latency_injected_delay)
+{
+	char args[128];
+	double p50;
+
+	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop --latency -n 1000 --rate 2000"))
+		TH_LOG("%s", self->out);
+	expect_latency(_metadata, self);
+	EXPECT_EQ(0, num(self, "latency.rx_delay_ns"));
+	p50 = num(self, "latency.p50_ns");
+	jr_free(self->doc);
+	self->doc = NULL;
+	snprintf(args, sizeof(args),
+		 "--rxdrop --latency --rx-delay-ns %d -n 1000 --rate 2000",
+		 LAT_DELAY_NS);
+	ASSERT_EQ(0, xdpsock_json(self, args))
+		TH_LOG("%s", self->out);
+	expect_latency(_metadata, self);
+	EXPECT_EQ(LAT_DELAY_NS, num(self, "latency.rx_delay_ns"));
+	EXPECT_LE(LAT_DELAY_NS, num(self, "latency.min_ns"));
+	EXPECT_GE(LAT_DELAY_NS / 4,
+		  fabs(num(self, "latency.p50_ns") - p50 - LAT_DELAY_NS))
+		TH_LOG("median %.0f ns without the delay, %.0f with %d ns", p50,
+		       num(self, "latency.p50_ns"), LAT_DELAY_NS);
+	EXPECT_TRUE(no_netns_left(self));
+}
+
+/* l2fwd: the stamp read where the frame is taken, before it goes back */
+TEST_F(xdpsock, latency_l2fwd)
+{
+	ASSERT_EQ(0, xdpsock_json(self, "--l2fwd --latency -n 1000 --rate 2000"))
+		TH_LOG("%s", self->out);
+	expect_latency(_metadata, self);
+	EXPECT_EQ(LAT_N, num(self, "peer.packets"));
+	EXPECT_TRUE(no_netns_left(self));
+}
+
 /* Best-effort on veth: native copy, and the output says so and why */
 TEST_F(xdpsock, best_effort_is_native_copy)
 {

@@ -8,6 +8,8 @@
  *	      number (n), counts it and sends it back out of the ingress
  *	      interface with XDP_TX.  With bare set it only returns XDP_TX:
  *	      the template as it is, nothing counted (the live-frames limit).
+ *	      With stamp set it also writes the time it made the frame
+ *	      (trafficgen_common.h, TGEN_STAMP_OFF).
  * tgen_sink: a receiver for tests and the tool: counts frames, bytes, frames
  *	      per UDP source port, the smallest and largest frame, and drops
  *	      everything.
@@ -41,6 +43,8 @@ __u64 next_seq;
 __u32 probe;
 /* When set, tgen_tx sends the template unchanged and counts nothing */
 __u32 bare;
+/* When set, tgen_tx stamps each frame with bpf_ktime_get_ns() */
+__u32 stamp;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -83,6 +87,13 @@ int tgen_tx(struct xdp_md *ctx)
 	if (data + SEQ_OFF + sizeof(__u32) > data_end)
 		return XDP_ABORTED;
 
+	if (stamp) {
+		__u64 now = bpf_ktime_get_ns();
+
+		if (data + TGEN_STAMP_MIN_LEN > data_end)
+			return XDP_ABORTED;
+		__builtin_memcpy(data + TGEN_STAMP_OFF, &now, sizeof(now));
+	}
 	n = next_seq++;
 	*(__u16 *)(data + SPORT_OFF) = bpf_htons(port_base + n % flows);
 	*(__u32 *)(data + SEQ_OFF) = (__u32)n;

@@ -60,14 +60,6 @@ static void sleep_until(__u64 t)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-static __u64 clock_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC + ts.tv_nsec;
-}
-
 static bool over(const struct tgen_opts *o, __u64 start_raw)
 {
 	return stopped(o) ||
@@ -81,7 +73,7 @@ static bool over(const struct tgen_opts *o, __u64 start_raw)
 static bool wait_until(const struct tgen_opts *o, __u64 t, __u64 start_raw)
 {
 	for (;;) {
-		__u64 now = clock_mono();
+		__u64 now = ktime_ns();
 
 		if (over(o, start_raw))
 			return false;
@@ -247,7 +239,7 @@ static void *watch(void *arg)
 			pthread_kill(w->gen, TGEN_SIGNAL);
 		else if (w->deadline && w->deadline - now < nap)
 			nap = w->deadline - now;
-		sleep_until(clock_mono() + nap);
+		sleep_until(ktime_ns() + nap);
 	}
 	return NULL;
 }
@@ -306,7 +298,7 @@ static int run_live_paced(const struct tgen_opts *o,
 			  void *frame, __u32 size, __u64 start_raw, char err[ERR_LEN])
 {
 	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
-	__u64 start = clock_mono(), done = 0;
+	__u64 start = ktime_ns(), done = 0;
 	int ret = 0;
 
 	while (!stopped(o) && (!o->count || done < o->count)) {
@@ -334,6 +326,7 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 
 	skel->bss->next_seq = 0;
 	skel->bss->bare = o->bare;
+	skel->bss->stamp = o->stamp;
 	if (o->rate_pps)
 		ret = run_live_paced(o, skel, md, frame, size, start_raw, err);
 	else
@@ -398,7 +391,7 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 	xs = port->socks[0];
 
 	start_raw = mono_ns();
-	start_mono = clock_mono();
+	start_mono = ktime_ns();
 	while (!ret && (n = next_step(o, done, start_raw, start_mono, step))) {
 		for (i = 0; i < n; i++) {
 			__u16 port_be = htons(TGEN_PORT_BASE + done % o->flows);
@@ -406,6 +399,11 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 
 			memcpy((char *)frame + SPORT_OFF, &port_be, 2);
 			memcpy((char *)frame + SEQ_OFF, &seq, 4);
+			if (o->stamp) {
+				__u64 now = ktime_ns();
+
+				memcpy((char *)frame + TGEN_STAMP_OFF, &now, 8);
+			}
 			while ((ret = xsk_tx_packet(xs, frame, size)) ==
 			       -EAGAIN) {
 				if (stopped(o))
@@ -457,8 +455,11 @@ static int check_opts(const struct tgen_opts *o, __u32 size, char err[ERR_LEN])
 	if (o->rate_pps > 1000000000ULL)
 		return err_wrap(err, -EINVAL, "tgen: rate %llu pps is above 10^9",
 				(unsigned long long)o->rate_pps);
-	if (o->bare && (o->count || o->rate_pps || o->flows > 1))
-		return err_wrap(err, -EINVAL, "tgen: bare sends uncounted copies of one frame: no count, no rate, one flow");
+	if (o->bare && (o->count || o->rate_pps || o->flows > 1 || o->stamp))
+		return err_wrap(err, -EINVAL, "tgen: bare sends uncounted copies of one frame: no count, no rate, one flow, no stamp");
+	if (o->stamp && size < TGEN_STAMP_MIN_LEN)
+		return err_wrap(err, -EINVAL, "tgen: stamped frames need %u bytes at least, not %u",
+				TGEN_STAMP_MIN_LEN, size);
 	return 0;
 }
 

@@ -67,6 +67,9 @@ struct tgen_opts {
 				 * is 0; the receiver counts), the limit of
 				 * live-frames mode; with a duration, one
 				 * flow, no rate, live frames only */
+	bool stamp;		/* each frame carries the time it was made,
+				 * CLOCK_MONOTONIC (TGEN_STAMP_OFF); frames of
+				 * TGEN_STAMP_MIN_LEN bytes at least, not bare */
 };
 
 struct tgen_result {

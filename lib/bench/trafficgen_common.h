@@ -13,6 +13,16 @@
 /* UDP source ports are TGEN_PORT_BASE .. TGEN_PORT_BASE + flows - 1 */
 #define TGEN_PORT_BASE		1000
 
+/*
+ * With stamps (tgen_opts.stamp): tgen_tx writes bpf_ktime_get_ns()
+ * (CLOCK_MONOTONIC) into each frame, 8 bytes in host order after the
+ * 32-bit sequence number, as it makes the frame; a receiver reads the same
+ * clock where it takes the frame (xdpsock --latency).  Frames need
+ * TGEN_STAMP_MIN_LEN bytes.
+ */
+#define TGEN_STAMP_OFF		(14 + 20 + 8 + 4)
+#define TGEN_STAMP_MIN_LEN	(TGEN_STAMP_OFF + 8)
+
 /* tgen_sink's counters, per CPU */
 struct tgen_sink_counters {
 	__u64 packets;

@@ -22,6 +22,7 @@
 
 #include "xsk_bench.h"
 #include "ethtool_stats.h"
+#include "hist.h"
 #include "measure.h"
 #include "softirq_cost.h"
 #include "icount_window.h"
@@ -97,6 +98,10 @@ struct xsk_bench {
 	__u32 tx_kick_at, tx_unkicked;
 	/* AF_PACKET: tp_drops and frames left in the ring, this window */
 	__u64 afp_drops, afp_left;
+	/* latency: the window's differences; the last descriptor went on */
+	struct hist *lat;
+	__u64 lat_negative;
+	bool lat_contd;
 };
 
 static const char * const kind_names[] = {
@@ -335,6 +340,17 @@ int xskb_check_opts(const struct xskb_opts *o, char err[ERR_LEN])
 			     o->tx_budget > tx_size))
 		return err_wrap(err, -EINVAL, "TX budget %u is outside %u..%u (the TX ring's size)",
 				o->tx_budget, XSKB_TX_BUDGET_KERNEL, tx_size);
+	if (o->rx_delay_ns && !o->latency)
+		return err_wrap(err, -EINVAL, "an injected receive delay is a test of the latency: only with it");
+	if (o->latency) {
+		if (o->ifname || o->afpacket || o->kind == XSKB_TXONLY)
+			return err_wrap(err, -EINVAL, "latency is measured on the own pair (no -i), whose generator stamps the frames, by AF_XDP rxdrop or l2fwd");
+		if (o->verify)
+			return err_wrap(err, -EINVAL, "latency's stamp is in the payload, which verify checks: not both");
+		if (o->pkt_size < TGEN_STAMP_MIN_LEN)
+			return err_wrap(err, -EINVAL, "latency needs frames of %u bytes at least (the stamp's 8 after the sequence number), not %u",
+					TGEN_STAMP_MIN_LEN, o->pkt_size);
+	}
 	return o->afpacket ? 0 : check_batch(o, err);
 }
 
@@ -562,6 +578,14 @@ int xskb_open(struct xsk_bench **bp, const struct xskb_opts *o, char err[ERR_LEN
 			goto out;
 		}
 	}
+	if (o->latency) {
+		b->lat = malloc(sizeof(*b->lat));
+		if (!b->lat) {
+			ret = err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		hist_reset(b->lat);
+	}
 	if (!o->no_cost) {
 		ret = sirq_get(&b->sirq, err);
 		if (ret)
@@ -589,6 +613,7 @@ void xskb_close(struct xsk_bench *b)
 	xsk_bench_bpf__destroy(b->peer);
 	xenv_destroy(b->env);
 	free(b->buf);
+	free(b->lat);
 	free(b);
 }
 
@@ -655,6 +680,62 @@ static void rx_own_lines(struct xsk_bench *b, struct xsk_socket *xs)
 	}
 }
 
+/*
+ * latency: a packet's stamp against now, the clock's read where its batch
+ * was taken; d is the packet's first descriptor
+ */
+static void lat_frame(struct xsk_bench *b, struct xsk_socket *xs,
+		      const struct xdp_desc *d, __u64 now)
+{
+	__u64 t;
+
+	memcpy(&t, (char *)xsk_umem_ptr(xs, d->addr) + TGEN_STAMP_OFF,
+	       sizeof(t));
+	if (t > now) {
+		b->lat_negative++;
+		t = now;
+	}
+	hist_add(b->lat, now - t);
+}
+
+/* Spin for ns: the injected delay (rx_delay_ns) */
+static void spin_ns(__u32 ns)
+{
+	__u64 until = ktime_ns() + ns;
+
+	while (ktime_ns() < until)
+		cpu_relax();
+}
+
+/*
+ * rxdrop with latency: up to a batch of descriptors taken, the clock read
+ * once (after the injected delay), each packet's stamp read against it,
+ * then the frames recycled as xsk_rx_recycle() does
+ */
+static __u32 rx_stamped(struct xsk_bench *b, struct xsk_socket *xs,
+			__u32 *pkts)
+{
+	__u32 n = xring_cons_nb_avail(&xs->rx, b->o.batch), i;
+	__u64 now;
+
+	*pkts = 0;
+	if (!n)
+		return 0;
+	if (b->o.rx_delay_ns)
+		spin_ns(b->o.rx_delay_ns);
+	now = ktime_ns();
+	for (i = 0; i < n; i++) {
+		const struct xdp_desc *d = xring_rx_desc(&xs->rx,
+							 xs->rx.q.cached_cons + i);
+
+		if (!b->lat_contd)
+			lat_frame(b, xs, d, now);
+		b->lat_contd = d->options & XDP_PKT_CONTD;
+	}
+	/* n are available already: it takes those n */
+	return xsk_rx_recycle(xs, n, pkts);
+}
+
 /* One batch of rxdrop; returns the packets */
 static __u32 rxdrop_batch(struct xsk_bench *b)
 {
@@ -675,7 +756,8 @@ static __u32 rxdrop_batch(struct xsk_bench *b)
 		rx_own_lines(b, xs);
 	if (!b->o.verify) {
 		/* a batch of descriptors */
-		nd = xsk_rx_recycle(xs, b->o.batch, &pkts);
+		nd = b->lat ? rx_stamped(b, xs, &pkts) :
+			      xsk_rx_recycle(xs, b->o.batch, &pkts);
 		if (!nd)
 			rx_idle(b, xs);
 		b->hold_due = b->o.rx_hold_us && nd < b->o.batch;
@@ -763,6 +845,7 @@ static __u32 l2fwd_batch(struct xsk_bench *b)
 	struct xsk_socket *xs = b->xs;
 	__u32 avail, room, end = 0, pkts = 0, idx_rx = 0, idx_tx = 0, i;
 	bool first = true;
+	__u64 now;
 
 	xsk_comp_reclaim(xs);
 	xsk_fill_refill(xs);
@@ -787,10 +870,15 @@ static __u32 l2fwd_batch(struct xsk_bench *b)
 	}
 	xring_cons_peek(&xs->rx, end, &idx_rx);
 	xring_prod_reserve(&xs->tx, end, &idx_tx);
+	if (b->lat && b->o.rx_delay_ns)
+		spin_ns(b->o.rx_delay_ns);
+	now = b->lat ? ktime_ns() : 0;
 	for (i = 0; i < end; i++) {
 		const struct xdp_desc *rd = xring_rx_desc(&xs->rx, idx_rx + i);
 		struct xdp_desc *td = xring_tx_desc(&xs->tx, idx_tx + i);
 
+		if (first && b->lat)
+			lat_frame(b, xs, rd, now);
 		if (first)
 			swap_mac(xsk_umem_ptr(xs, rd->addr));
 		*td = *rd;
@@ -1081,6 +1169,9 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	w->afp_syscalls = b->afp ? afp_rx_syscalls(b->afp) : 0;
 	b->rx_bad = 0;
 	b->rx_bytes = 0;
+	if (b->lat)
+		hist_reset(b->lat);
+	b->lat_negative = 0;
 	if (b->o.prof)
 		prof_enable(b->o.prof);
 	/* the warm-up's end opens it again: the plugin starts over */
@@ -1270,6 +1361,7 @@ static int run_begin(struct xsk_bench *b, struct run_state *s,
 	/* a cap: the run stops it when its window is over */
 	s->g.o.duration_ns = s->counted ? 0 : warmup_ns + duration_ns + 60 * NSEC;
 	s->g.o.rate_pps = b->o.rate_pps;
+	s->g.o.stamp = b->o.latency;
 	s->g.o.cpu = b->o.gen_cpu;
 	ret = tgen_thread_start(&s->g, b->env, err);
 	if (ret) {
@@ -1447,6 +1539,23 @@ static void run_drain(struct xsk_bench *b, struct run_state *s)
 		s->cur.tx_completed = b->xs->stats.tx_completed;
 }
 
+/* The window's latency, from the histogram */
+static void lat_result(const struct xsk_bench *b, struct xskb_latency *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (!b->lat || !b->lat->n)
+		return;
+	l->known = true;
+	l->frames = b->lat->n;
+	l->negative = b->lat_negative;
+	l->min = b->lat->min;
+	l->p50 = hist_quantile(b->lat, 0.5);
+	l->p90 = hist_quantile(b->lat, 0.9);
+	l->p99 = hist_quantile(b->lat, 0.99);
+	l->p999 = hist_quantile(b->lat, 0.999);
+	l->max = b->lat->max;
+}
+
 /* The window's counters, from its start s->w and the settled end f */
 static void result_fill(const struct xsk_bench *b, const struct run_state *s,
 			const struct fin *f, const struct xskb_peer_counters *p1,
@@ -1511,6 +1620,7 @@ static void result_fill(const struct xsk_bench *b, const struct run_state *s,
 	r->gen_cpu_ns = s->g.res.cpu_ns;
 	r->gen_method = s->g.res.method;
 	r->gen_cpu = s->gen ? s->g.last_cpu : -1;
+	lat_result(b, &r->lat);
 }
 
 static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,

@@ -148,6 +148,22 @@ struct xskb_opts {
 	__u32 stall_ms;		/* the app starts this long after the
 				 * generator: its rings overflow (tests) */
 	/*
+	 * One-way latency (own pair, AF_XDP rxdrop and l2fwd): the
+	 * generator stamps each frame with CLOCK_MONOTONIC as it makes it
+	 * (trafficgen_common.h, TGEN_STAMP_OFF); the loop reads the clock
+	 * once per batch, when it has taken the batch's descriptors off the
+	 * RX ring and before it looks at them, and keeps every frame's
+	 * difference (lib/base/hist.h).  Frames of TGEN_STAMP_MIN_LEN bytes
+	 * at least, no verify (the stamp is in the payload).
+	 */
+	bool latency;
+	/*
+	 * With latency: spin this long between taking a batch and reading
+	 * the clock, a delay every frame's latency must show (the method's
+	 * test)
+	 */
+	__u32 rx_delay_ns;
+	/*
 	 * Sample the CPUs in the measured window (lib/measure/profile.h): enabled
 	 * where the window opens, disabled when the loop ends; the caller
 	 * then collects with prof_collect_cpus()
@@ -235,6 +251,16 @@ struct xskb_loop {
 				 * and AF_PACKET's recvmmsg() */
 };
 
+/* One-way latency in the window (xskb_opts.latency), in ns */
+struct xskb_latency {
+	bool known;		/* asked for, and frames came */
+	__u64 frames;		/* packets whose stamp was read: every one
+				 * the app received in the window */
+	__u64 negative;		/* stamps later than the clock's read (the
+				 * CPUs' clocks apart), counted as 0 */
+	__u64 min, p50, p90, p99, p999, max;
+};
+
 struct xskb_result {
 	__u64 window;		/* the window's id, icount_window.h */
 	__u64 window_end_ns;	/* counted runs: mono_ns() of the last frame
@@ -283,6 +309,7 @@ struct xskb_result {
 	__u64 gen_cpu_ns;
 	const char *gen_method;
 	int gen_cpu;		/* where it ran last */
+	struct xskb_latency lat;
 };
 
 /* The loop's figures, derived from struct xskb_loop with the TSC's GHz */

@@ -159,6 +159,32 @@ static void generator_json(struct json *j, const struct xskb_result *r,
 	json_end_object(j);
 }
 
+/* --latency's quantiles, in ns; null when not asked or no frame came */
+static void latency_json(struct json *j, const struct xskb_result *r,
+			 const struct xskb_opts *o)
+{
+	const struct xskb_latency *l = &r->lat;
+
+	json_key(j, "latency");
+	if (!l->known) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_kv_string(j, "clock", "CLOCK_MONOTONIC");
+	json_kv_u64(j, "frames", l->frames);
+	json_kv_u64(j, "negative", l->negative);
+	json_kv_u64(j, "min_ns", l->min);
+	json_kv_u64(j, "p50_ns", l->p50);
+	json_kv_u64(j, "p90_ns", l->p90);
+	json_kv_u64(j, "p99_ns", l->p99);
+	json_kv_u64(j, "p999_ns", l->p999);
+	json_kv_u64(j, "max_ns", l->max);
+	if (o)
+		json_kv_u64(j, "rx_delay_ns", o->rx_delay_ns);
+	json_end_object(j);
+}
+
 void xskb_result_json(struct json *j, const struct xskb_result *r,
 		      const struct xskb_opts *o, double ghz)
 {
@@ -191,6 +217,7 @@ void xskb_result_json(struct json *j, const struct xskb_result *r,
 	loop_json(j, r, ghz);
 	placement_json(j, r, o);
 	generator_json(j, r, o);
+	latency_json(j, r, o);
 	if (r->af_xdp)
 		xdp_statistics_json(j, r);
 }

@@ -23,6 +23,14 @@ uint64_t mono_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+uint64_t ktime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 double tsc_ghz_measure(unsigned int ms)
 {

@@ -16,6 +16,12 @@
 uint64_t mono_ns(void);
 
 /*
+ * CLOCK_MONOTONIC in ns: the clock of bpf_ktime_get_ns(), so a stamp a BPF
+ * program wrote and this read compare on any CPU
+ */
+uint64_t ktime_ns(void);
+
+/*
  * The TSC, unserialized (rdtsc: some 20-40 cycles, no syscall, not trapped
  * here); 0 where there is none
  */
