@@ -186,6 +186,25 @@ TEST_F(tgen, rate_limited_exact_count)
 	ASSERT_LE(9999ULL * 1000000000ULL / 20000, self->r.duration_ns);
 }
 
+/*
+ * Paced above TGEN_CALL_PACE_MAX: one call in which the program sends
+ * each frame when it is due and drops the runs between.  Exactly the
+ * count, and no earlier than (count - 1) / rate: pace_start is the first
+ * run's time.  With stamps, as xdpsock --latency asks (its tests read
+ * them).
+ */
+TEST_F(tgen, rate_in_program_exact_count)
+{
+	self->o.count = 100000;
+	self->o.rate_pps = 500000;
+	self->o.stamp = true;
+	ASSERT_EQ(0, run_and_count(self))
+		TH_LOG("%s", self->err);
+	ASSERT_STREQ("live-frames", self->r.method);
+	check_exact(_metadata, self, 100000, 64);
+	ASSERT_LE(99999ULL * 1000000000ULL / 500000, self->r.duration_ns);
+}
+
 TEST_F(tgen, duration_only)
 {
 	self->o.duration_ns = 200000000ULL;

@@ -9,7 +9,8 @@
  *	      interface with XDP_TX.  With bare set it only returns XDP_TX:
  *	      the template as it is, nothing counted (the live-frames limit).
  *	      With stamp set it also writes the time it made the frame
- *	      (trafficgen_common.h, TGEN_STAMP_OFF).
+ *	      (trafficgen_common.h, TGEN_STAMP_OFF).  Paced, it sends a
+ *	      frame only when it is due, and no more than limit.
  * tgen_sink: a receiver for tests and the tool: counts frames, bytes, frames
  *	      per UDP source port, the smallest and largest frame, and drops
  *	      everything.
@@ -45,6 +46,17 @@ __u32 probe;
 __u32 bare;
 /* When set, tgen_tx stamps each frame with bpf_ktime_get_ns() */
 __u32 stamp;
+/*
+ * Paced runs: frame n is due at pace_start + n * pace_x1024 / 1024 ns
+ * (CLOCK_MONOTONIC; pace_start 0: the first run's time); a run of the program before then sends nothing
+ * (XDP_DROP: the test frame goes back to the page pool, nothing counted),
+ * so one BPF_PROG_RUN call of many repeats sends at the rate.  A run
+ * behind the schedule sends at once.  0: as fast as it goes.
+ */
+__u64 pace_start;
+__u64 pace_x1024;
+/* Frames to send in all, then nothing more (XDP_DROP); 0: no limit */
+__u64 limit;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -86,6 +98,17 @@ int tgen_tx(struct xdp_md *ctx)
 		return XDP_TX;
 	if (data + SEQ_OFF + sizeof(__u32) > data_end)
 		return XDP_ABORTED;
+	if (limit && next_seq >= limit)
+		return XDP_DROP;
+	if (pace_x1024) {
+		__u64 now = bpf_ktime_get_ns();
+
+		/* from the first run on: the call's set-up is not behind */
+		if (!pace_start)
+			pace_start = now;
+		if (now < pace_start + ((next_seq * pace_x1024) >> 10))
+			return XDP_DROP;
+	}
 
 	if (stamp) {
 		__u64 now = bpf_ktime_get_ns();

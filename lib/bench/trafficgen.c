@@ -206,14 +206,24 @@ static int read_sent(struct trafficgen_bpf *skel, __u64 *sent)
  * waits for an RCU grace period: about 12 ms each way here.  So a run at
  * full speed is one call with a large repeat, cut short by a signal
  * (BPF_PROG_RUN then returns -EINTR after the batch in progress) when the
- * duration is over or *stop is set; a watcher thread sends it.  Paced runs
- * make one call per frame with repeat = 1, which leaves the dispatcher
- * alone.
+ * duration is over, *stop is set or (paced) the count is sent; a watcher
+ * thread sends it.
+ *
+ * Paced runs up to TGEN_CALL_PACE_MAX frames/s make one call per frame
+ * with repeat = 1, which leaves the dispatcher alone and the generator's
+ * CPU idle between frames; but each call sets up the live-frames page
+ * pool, some 9 us: about 110 kpps at most here.  Faster paced runs are one
+ * call of many repeats, in which the program sends each frame when it is
+ * due and nothing in the runs between (tgen_tx's pace_x1024): the
+ * generator's CPU, where the receiving veth's NAPI runs too, spins
+ * through the run.
  */
 struct watcher {
 	pthread_t gen;
 	const volatile int *stop;
 	__u64 deadline;			/* CLOCK_MONOTONIC_RAW; 0 = none */
+	const volatile __u64 *sent;	/* paced: the program's frames */
+	__u64 count;			/* paced: fire once sent reaches it */
 	volatile int fired;		/* the run must end */
 	volatile int done;		/* the generator has left its loop */
 };
@@ -230,7 +240,8 @@ static void *watch(void *arg)
 	while (!w->done) {
 		__u64 now = mono_ns(), nap = 5000000;
 
-		if ((w->stop && *w->stop) || (w->deadline && now >= w->deadline))
+		if ((w->stop && *w->stop) || (w->deadline && now >= w->deadline) ||
+		    (w->count && *w->sent >= w->count))
 			w->fired = 1;
 		/* Until the generator has left: a signal that came just
 		 * before it entered the syscall did not interrupt it
@@ -254,6 +265,8 @@ static int run_live_full(const struct tgen_opts *o,
 		.gen = pthread_self(),
 		.stop = o->stop,
 		.deadline = o->duration_ns ? start_raw + o->duration_ns : 0,
+		.sent = &skel->bss->next_seq,
+		.count = o->rate_pps ? o->count : 0,
 	};
 	__u64 done = 0, n = 0;
 	pthread_t th;
@@ -269,19 +282,17 @@ static int run_live_full(const struct tgen_opts *o,
 		return err_set(err, -ret, "tgen: starting the watcher thread");
 	}
 	while (!w.fired && !stopped(o) && (!o->count || done < o->count)) {
-		n = o->count ? o->count - done : UINT32_MAX;
+		/* paced, the runs are not the frames: until the watcher fires */
+		n = o->count && !o->rate_pps ? o->count - done : UINT32_MAX;
 		if (n > UINT32_MAX)
 			n = UINT32_MAX;
 		ret = prog_run(prog_fd, frame, size, md, n);
-		if (ret == -EINTR) {
-			/* Cut short after a whole batch: resume from there */
-			done = skel->bss->next_seq;
-			ret = 0;
-			continue;
-		}
+		if (ret == -EINTR)
+			ret = 0;	/* cut short after a whole batch */
 		if (ret)
 			break;
-		done += n;
+		/* what the program numbered (bare numbers none: no count) */
+		done = skel->bss->next_seq;
 	}
 	w.done = 1;
 	pthread_join(th, NULL);
@@ -327,10 +338,18 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 	skel->bss->next_seq = 0;
 	skel->bss->bare = o->bare;
 	skel->bss->stamp = o->stamp;
-	if (o->rate_pps)
+	skel->bss->limit = o->count;
+	skel->bss->pace_start = 0;
+	skel->bss->pace_x1024 = 0;
+	if (o->rate_pps && o->rate_pps <= TGEN_CALL_PACE_MAX) {
 		ret = run_live_paced(o, skel, md, frame, size, start_raw, err);
-	else
+	} else {
+		/* ns per frame in 1/1024 ns: 2 Mpps is 512000 */
+		if (o->rate_pps)
+			skel->bss->pace_x1024 = (NSEC * 1024 + o->rate_pps / 2) /
+						o->rate_pps;
 		ret = run_live_full(o, skel, md, frame, size, start_raw, err);
+	}
 	r->duration_ns = mono_ns() - start_raw;
 	if (ret || o->bare)
 		return ret;

@@ -36,6 +36,13 @@
 #include "xsk_core.h"
 
 /* Frames per batch of BPF_PROG_RUN (its batch_size; the kernel allows 256) */
+/*
+ * Paced runs up to this many frames/s make one BPF_PROG_RUN call a frame
+ * (the CPU idles between); faster ones one call in which the program
+ * paces (the CPU spins): trafficgen.c, above struct watcher
+ */
+#define TGEN_CALL_PACE_MAX	50000
+
 #ifndef TGEN_BATCH
 #define TGEN_BATCH		64
 #endif
