@@ -6,7 +6,7 @@
 # make run      install what is missing, build, run the XDP cost sweep
 # make deps     install what is missing (apt) and the kselftest framework
 # make compare A=a.json B=b.json   A/B report of two sweep results
-# make bench-peers  compare with xdp-tools (RUNS=5, PARTS="1 4", MODES=poll, SECS=6); not a test
+# make bench-peers  compare with xdp-tools (RUNS=5, PARTS="1 4", MODES=poll, RATES=1000000, SECS=6); not a test
 # make clean    remove build/ and the installed framework
 #
 # The kernel pipeline (Documentation/kernel_pipeline.rst):
@@ -278,7 +278,7 @@ run: deps all
 
 # Benchmarks against xdp-tools 1.6 in a debootstrap chroot (not a test)
 bench-peers: deps all
-	@PARTS="$(PARTS)" MODES="$(MODES)" SECS="$(SECS)" scripts/bench-peers.sh $(RUNS)
+	@PARTS="$(PARTS)" MODES="$(MODES)" RATES="$(RATES)" SECS="$(SECS)" scripts/bench-peers.sh $(RUNS)
 
 # A/B report of two sweep results (Documentation/compare.rst)
 compare: $(BIN)/xdp_compare

@@ -23,13 +23,26 @@
 #   6. AF_XDP l2fwd, native copy, on one generator: xdpsock -l vs xdp-bench
 #      xsk-tx, counted where the frames come back (the peer's program);
 #   7. AF_XDP txonly, native copy: xdpsock -t vs xdp-trafficgen xsk-udp,
-#      counted where the frames arrive (the peer's program).
+#      counted where the frames arrive (the peer's program);
+#   8. the receiver's CPU per frame at fixed rates (the generator paced at
+#      RATES frames/s): xdpsock vs xdp-bench xsk-drop, native copy,
+#      spinning, in poll() and busy-polling; the receiving process's CPU
+#      time (its threads' schedstat, read from outside alike for both) per
+#      frame that reached veth0;
+#   9. the same in generic (skb) mode.
+#
+# Parts 2, 4 and 5 also count what reached veth0 (its rx_queue_*_xdp_packets,
+# every second, alike for both sides) and say which side was the limit: a
+# receiver that took 97% of it or more kept up, and when both did, both
+# rates are the kernel side's (the generator and the NAPI on CPU 0).
 #
 # RUNS (default 5): alternating runs of each side (ours, peer, ours, ...).
 # PARTS="2 4" runs only those parts (default: all); MODES="poll" runs
-# only those of parts 4 and 5's receive modes (spin poll busy-poll; default
-# all); SECS=N makes a run N seconds (default 6, at least 3: the first and
-# last second are dropped).
+# only those of parts 4, 5, 8 and 9's receive modes (spin poll busy-poll;
+# default all); RATES="500000 1000000" the rates of parts 8 and 9 (frames
+# a second, 1000..10000000; default 500000 1000000 2000000); SECS=N makes a
+# run N seconds (default 6, at least 3: the first and last second are
+# dropped).
 #
 # Each run's figure is the median of the receiver's per-second rates
 # (first and last second dropped).  Each run is made under xdp_load, which
@@ -71,8 +84,9 @@ bin="$top/build/bin"
 root="$top/build/peers/sid"
 max_foreign=0.05	# as the sweep's load_check() (lib/bench/rxq_bench.c)
 max_retries=2		# as the sweep's SWEEP_MAX_RETRIES (lib/sweep/sweep.h)
-all_parts="1 2 3 4 5 6 7"
+all_parts="1 2 3 4 5 6 7 8 9"
 all_modes="spin poll busy-poll"
+all_rates="500000 1000000 2000000"
 
 . "$top/scripts/lib/common.sh"
 
@@ -97,7 +111,7 @@ chrooted_cmd() {
 # our generator's command line into tg[] (frames of $size bytes, if set)
 tg_ours_cmd() {
 	tg=("$bin/xdp_trafficgen" -i "$XDP_ENV_PEER_IF" --dst-mac "$XDP_ENV_DUT_MAC"
-	    -d $((secs + 2)) ${size:+-s "$size"})
+	    -d $((secs + 2)) ${size:+-s "$size"} ${rate:+--rate "$rate"})
 }
 tg_ours() {
 	local tg
@@ -122,30 +136,56 @@ tg_theirs_cmd() {
 	chrooted_cmd "$XDP_ENV_PEER_NS" $((secs + 2)) xdp-trafficgen udp \
 		-m "$XDP_ENV_DUT_MAC" -s $((${size:-64} + 4)) "$XDP_ENV_PEER_IF"
 }
+# dev_count NS IF STAT WORD N [PROC]: an ethtool -S counter of IF (the sum
+# of rx_queue_*_STAT) per second for N seconds: "WORD N pps" lines.  With
+# PROC, the newest process of that name (waited for up to 5 s) is read
+# beside it, its threads' CPU time (schedstat): "cpu X ns" lines, its CPU
+# ns per frame of the counter in that second.
+dev_count() {
+	LC_ALL=C ip netns exec "$1" bash -c 'ifc=$1; stat=$2; word=$3; n=$4; proc=$5
+		count() { ethtool -S "$ifc" | awk -v re="^rx_queue_[0-9]+_${stat}:\$" '\''$1 ~ re { s += $2 }
+			END { printf "%.0f\n", s }'\''; }
+		pid=
+		for ((i = 0; i < 50 && -n $proc && -z $pid; i++)); do
+			pid=$(pgrep -n -x "$proc") || sleep 0.1
+		done
+		cpu() { [ -n "$pid" ] && cat /proc/"$pid"/task/*/schedstat 2>/dev/null |
+			awk '\''{ s += $1 } END { printf "%.0f\n", s }'\''; }
+		v0=$(count); c0=$(cpu); t0=$EPOCHREALTIME
+		for ((i = 0; i < n; i++)); do
+			sleep 1
+			v=$(count); c=$(cpu); t=$EPOCHREALTIME
+			awk -v d=$((v - v0)) -v t="$t" -v t0="$t0" -v w="$word" \
+				'\''BEGIN { printf "%s %.0f pps\n", w, d / (t - t0) }'\''
+			[ -n "$pid" ] && [ -n "$c" ] && [ $((v - v0)) -gt 0 ] &&
+				awk -v c=$((c - c0)) -v d=$((v - v0)) \
+					'\''BEGIN { printf "cpu %.1f ns\n", c / d }'\''
+			v0=$v c0=$c t0=$t
+		done' sh "$2" "$3" "$4" "$5" "${6:-}"
+}
 # Frames the peer's program dropped (what reached veth1), per second, for
 # SECS seconds: "peer N pps" lines (parts 6 and 7 count there, on both
 # sides alike)
 peer_count() {
-	LC_ALL=C ip netns exec "$XDP_ENV_PEER_NS" bash -c 'n=$1; ifc=$2
-		drops() { ethtool -S "$ifc" | awk '\''$1 ~ /^rx_queue_[0-9]+_xdp_drops:$/ { s += $2 }
-			END { printf "%.0f\n", s }'\''; }
-		v0=$(drops); t0=$EPOCHREALTIME
-		for ((i = 0; i < n; i++)); do
-			sleep 1
-			v=$(drops); t=$EPOCHREALTIME
-			awk -v d=$((v - v0)) -v t="$t" -v t0="$t0" \
-				'\''BEGIN { printf "peer %.0f pps\n", d / (t - t0) }'\''
-			v0=$v t0=$t
-		done' sh "$1" "$XDP_ENV_PEER_IF"
+	dev_count "$XDP_ENV_PEER_NS" "$XDP_ENV_PEER_IF" xdp_drops peer "$1"
+}
+# What reached veth0 (its NAPI's frames), per second: "dev N pps" lines;
+# with PROC, that process's CPU ns per frame too
+dev_offered() {
+	dev_count "$XDP_ENV_DUT_NS" "$XDP_ENV_DUT_IF" xdp_packets dev "$1" "${2:-}"
 }
 
 # One run's pair, in a process of its own under xdp_load (--pair):
 #   gen SIDE [SIZE]: xdp-bench drop on the dut, generator SIDE (ours,
 #     theirs, bare), frames of SIZE bytes (default 64)
-#   rx CMD...: xdp_trafficgen from half a second before, CMD receives
+#   rx CMD...: xdp_trafficgen from half a second before, CMD receives;
+#     what reached veth0 counted beside it (dev_offered)
+#   cpu RATE PROC CMD...: the same with the generator paced at RATE, and
+#     the CPU per frame of the process PROC that CMD starts
 #   fwd CMD...: the same, counted at the peer (peer_count)
 #   tx CMD...: CMD sends, counted at the peer
-# the receiver's output in $PEERS_TMP/out
+# the receiver's output in $PEERS_TMP/out, the counts beside it in
+# $PEERS_TMP/dev
 pair() {
 	local what=$1 g
 	shift
@@ -168,8 +208,19 @@ pair() {
 		tg_ours &
 		g=$!
 		sleep 0.5
+		dev_offered "$secs" >"$PEERS_TMP/dev" 2>&1 &
+		x=$!
 		"$@" >"$PEERS_TMP/out" 2>&1 || true
-		wait $g || true ;;
+		wait $x $g || true ;;
+	cpu)
+		rate=$1
+		tg_ours &
+		g=$!
+		sleep 0.5
+		dev_offered "$secs" "$2" >"$PEERS_TMP/dev" 2>&1 &
+		x=$!
+		"${@:3}" >"$PEERS_TMP/out" 2>&1 || true
+		wait $x $g || true ;;
 	price)
 		# xdp_cost_price for $1 s beside xdp_rxq_info --no-cost, on CPU 1
 		secs=$(($1 + 3))
@@ -228,6 +279,10 @@ if [ "${1:-}" = "--inside" ]; then
 	xsk_rx() { awk '$1 ~ /:[0-9]+$/ && $3 == "rx/s" && $2 > 0 { print $2 }' "$1" | med; }
 	# peer_count's lines
 	peer_rx() { awk '$1 == "peer" && $3 == "pps" && $2 > 0 { print $2 }' "$1" | med; }
+	# dev_offered's lines: the frames a second that reached veth0, and the
+	# receiver's CPU ns per frame
+	dev_rx() { awk '$1 == "dev" && $3 == "pps" && $2 > 0 { print $2 }' "$1" | med; }
+	dev_cpu() { awk '$1 == "cpu" && $3 == "ns" && $2 > 0 { print $2 }' "$1" | med; }
 	xdpsock_rx() {
 		awk '{ for (i = 1; i + 2 <= NF; i++)
 			if ($i == "rx" && $(i + 2) == "pps" && $(i + 1) > 0) print $(i + 1) }' "$1" | med
@@ -235,21 +290,23 @@ if [ "${1:-}" = "--inside" ]; then
 	# run SIDE PARSER PAIR...: one run of a side, redone while disturbed
 	# (at most max_retries times); its record
 	run() {
-		local side=$1 parse=$2 try=0 rate foreign steal disturbed rtt0 rtt1
+		local side=$1 parse=$2 try=0 rate foreign steal disturbed rtt0 rtt1 dev
 		shift 2
 		while :; do
+			: >"$PEERS_TMP/dev"
 			"$bin/xdp_load" --max-foreign "$max_foreign" \
 				--record "$PEERS_TMP/load" -- "$0" --pair "$@" \
 				2>"$PEERS_TMP/load.txt" || true
 			rate=$("$parse" "$PEERS_TMP/out")
+			dev=$(dev_rx "$PEERS_TMP/dev")
 			IFS=$'\t' read -r foreign steal disturbed _ rtt0 rtt1 <"$PEERS_TMP/load" ||
 				die "no load record: $(cat "$PEERS_TMP/load.txt")"
 			[ -n "$rate" ] || tail -n 3 "$PEERS_TMP/out" >&2
-			echo "   $side: ${rate:-no rate} pps, foreign load $foreign of a CPU, line round trip $rtt0 -> $rtt1 ns$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
+			echo "   $side: ${rate:-no figure} ${unit:-pps}${dev:+, $dev pps reached veth0}, foreign load $foreign of a CPU, line round trip $rtt0 -> $rtt1 ns$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
 			[ "$disturbed" = 1 ] && [ $try -lt $max_retries ] || break
 			try=$((try + 1))
 		done
-		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try" "${rtt0:--}" "${rtt1:--}"
+		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try" "${rtt0:--}" "${rtt1:--}" "${dev:--}"
 	}
 
 	part 1 && {
@@ -410,6 +467,56 @@ if [ "${1:-}" = "--inside" ]; then
 		done
 	}
 
+	# cpu_fig: the receiver's CPU ns per frame (dev_offered's, in dev)
+	cpu_fig() { dev_cpu "$PEERS_TMP/dev"; }
+	# cpu_part PART MODE-TEXT OURS-MODE PEER-MODE: at each of RATES, the
+	# receiving process's CPU per frame, xdpsock OURS-MODE against xdp-bench
+	# xsk-drop PEER-MODE, spinning, in poll() and busy-polling
+	cpu_part() {
+		local p=$1 what=$2 om=$3 pm=$4 mode o ours theirs common rate
+		r part "$p" "AF_XDP rxdrop, $what, at fixed rates: the receiver's CPU ns per frame, xdpsock vs xdp-bench xsk-drop"
+		r unit cpu-ns
+		r setting generator "xdp_trafficgen --rate R (CPU 0; NAPI there)" "the same"
+		r setting mode "$what ($om --copy)" "$what (-A $pm -C copy)"
+		r setting "frame size" "64 B" "64 B"
+		xsk_settings
+		r setting "UMEM frames" "256 (rxdrop's default)" "4096 (NUM_FRAMES, no option)" \
+			"by design (part 4)"
+		r setting "poll() (-p)" "after 20 us of empty RX ring" "before every batch" \
+			"by design (part 4)"
+		r setting "hold" "5 us (--rx-hold-us default)" "none" "by design (part 4)"
+		r setting "cost tracepoints" "none (--no-cost)" "none"
+		[ "$pm" = native ] ||
+			r setting "veth0 GRO" "on (ethtool -K)" "the same" \
+				"generic XDP: veth0 needs a NAPI for the frames veth1 sends"
+		r note "figure: the receiving process's CPU time (the sum of its threads' /proc/PID/task/*/schedstat, read every second from outside, alike for both) per frame that reached veth0 (its rx_queue_*_xdp_packets) in that second; the median of the seconds, the first and last dropped. Less is better; the ratio is ours / peer in ns"
+		r note "spinning and busy-polling loops never sleep: their CPU time is the wall time, so their figure is 1e9 / rate for both and says nothing of cost; poll() is where a loop's CPU per frame shows"
+		r note "what reached veth0 is in each run's last figure (Mpps): the rate was met when it is the one asked"
+		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
+			--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
+		for rate in ${RATES:-$all_rates}; do
+			for mode in ${MODES:-$all_modes}; do
+				case $mode in
+				spin) o=() ;;
+				poll) o=(-p) ;;
+				busy-poll) o=(-B) ;;
+				esac
+				ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
+				      "${common[@]}" "${o[@]}")
+				theirs=(xdp-bench xsk-drop -C copy -A "$pm" -i 1 "${o[@]}"
+					"$XDP_ENV_DUT_IF")
+				r cmp "$mode $(awk -v r="$rate" 'BEGIN { printf "%g", r / 1e6 }')M" xdpsock "xdp-bench xsk-drop"
+				r cmd ours "${ours[*]}; generator --rate $rate"
+				r cmd peer "$(cpu=1 chrooted_cmd "$dut" "$secs" "${theirs[@]}"); generator --rate $rate"
+				for i in $(seq "$runs"); do
+					unit=ns run ours cpu_fig cpu "$rate" xdpsock "${ours[@]}"
+					unit=ns run peer cpu_fig cpu cpu=1 "$rate" xdp-bench \
+						chrooted "$dut" "$secs" "${theirs[@]}"
+				done
+			done
+		done
+	}
+
 	part 4 && {
 	echo "part 4: AF_XDP rxdrop" >&2
 	rxdrop 4 "native XDP, copy" -N native
@@ -468,6 +575,19 @@ if [ "${1:-}" = "--inside" ]; then
 		-m "$XDP_ENV_PEER_MAC" "$XDP_ENV_DUT_IF")
 	xsk_cmp txonly "xdpsock -t" "xdp-trafficgen xsk-udp" peer_rx peer_rx tx
 	}
+
+	part 8 && {
+	echo "part 8: the receiver's CPU per frame at fixed rates, native" >&2
+	cpu_part 8 "native XDP, copy" -N native
+	}
+
+	part 9 && {
+	echo "part 9: the receiver's CPU per frame at fixed rates, generic" >&2
+	gro() { ip netns exec "$dut" ethtool -K "$XDP_ENV_DUT_IF" gro "$1" >/dev/null; }
+	gro on
+	cpu_part 9 "generic XDP, copy" -S skb
+	gro off
+	}
 	exit 0
 fi
 
@@ -497,6 +617,11 @@ only_of() {
 }
 only_of PARTS part parts "$all_parts"
 only_of MODES "receive mode" modes "$all_modes"
+for w in ${RATES:-}; do
+	case $w in ''|*[!0-9]*|0*) die_status=2 die "RATES: '$w' is not a whole number in 1000..10000000" ;; esac
+	[ "$w" -ge 1000 ] && [ "$w" -le 10000000 ] ||
+		die_status=2 die "RATES: '$w' is not a whole number in 1000..10000000"
+done
 [ "$runs" -ge 3 ] || say "RUNS $runs: no confidence intervals (they need 3 runs a side)"
 
 [ "$(id -u)" -eq 0 ] || die "needs root"

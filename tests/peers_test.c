@@ -263,9 +263,9 @@ TEST(bad_records)
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t2\t0\n",
 		  "rec:3: disturbed is neither 0 nor 1: '2'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\n",
-		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]: 'run'" },
+		  "rec:3: run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]: 'run'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\n",
-		  "rec:3: run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]: 'run'" },
+		  "rec:3: run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]: 'run'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\tfast\n",
 		  "rec:3: line round trip: 'fast' is not a number in 1..1000000000 ns (or -: not taken)" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t0\t400\n",
@@ -294,6 +294,16 @@ TEST(bad_records)
 		  "rec:3: pps: 'nan' is not a number in 1..1000000000 frames/s (or 0 or -: none)" },
 		{ "part\t4\t\x1b[2J\x1b]0;owned\x07\nbogus\x1b[2J\n",
 		  "rec:2: unknown record: 'bogus\\x1b[2J'" },
+		/* the unit, and what reached the device */
+		{ "unit\tpps\n", "rec:1: unit before any part: 'unit'" },
+		{ "part\t8\tx\nunit\tMpps\n",
+		  "rec:2: unit is neither pps nor cpu-ns: 'Mpps'" },
+		{ "part\t8\tx\ncmp\ta\tb\tc\nunit\tcpu-ns\n",
+		  "rec:3: unit after the part's first cmp: 'cpu-ns'" },
+		{ "part\t8\tx\nunit\tcpu-ns\ncmp\ta\tb\tc\nrun\tours\t1e-10\t0\t0\t0\t0\n",
+		  "rec:4: cpu-ns: '1e-10' is not a number in 1..1000000000 ns of CPU per frame (or 0 or -: none)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t-\t-\tmany\n",
+		  "rec:3: offered: 'many' is not a number in 1..1000000000 frames/s (or -: not taken)" },
 	};
 	struct peers_bench *b = calloc(1, sizeof(*b));
 	char err[ERR_LEN];
@@ -305,6 +315,138 @@ TEST(bad_records)
 		EXPECT_EQ(-EINVAL, read_str(b, bad[i].text, err));
 		EXPECT_STREQ(bad[i].err, err);
 	}
+	free(b);
+}
+
+/*
+ * Which side was the limit: with what reached the device recorded, a side
+ * that took 97% of it or more kept up; when both did, the report says the
+ * rates are the kernel side's.  Three comparisons: both kept up (99.5%,
+ * 98%), ours did not (3.0 of 4.0 Mpps: 75%), neither; and one without
+ * OFFERED, which names no limit.
+ */
+static const char limit_records[] =
+	"part\t4\tAF_XDP rxdrop\n"
+	"cmp\tspin\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t3980000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"run\tpeer\t3920000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"run\tours\t3980000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"run\tpeer\t3920000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"cmp\tpoll\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t3000000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"run\tpeer\t4000000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"cmp\tbusy\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t2000000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"run\tpeer\t1000000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"cmp\tnone\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t2000000\t0\t0\t0\t0\n"
+	"run\tpeer\t1000000\t0\t0\t0\t0\n";
+
+TEST(limit)
+{
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	char err[ERR_LEN] = "", jerr[JR_ERRLEN];
+	const struct peers_cmp *c;
+	struct jr_value *doc = NULL;
+	char *text;
+	size_t len;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, read_str(b, limit_records, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	c = b->part[0].cmp;
+	EXPECT_EQ((int)PEERS_LIMIT_KERNEL, (int)c[0].limit);
+	EXPECT_EQ(0.995, c[0].side[PEERS_OURS].took);
+	EXPECT_EQ(0.98, c[0].side[PEERS_PEER].took);
+	EXPECT_EQ((int)PEERS_LIMIT_OURS, (int)c[1].limit);
+	EXPECT_EQ(0.75, c[1].side[PEERS_OURS].took);
+	EXPECT_EQ((int)PEERS_LIMIT_RECEIVERS, (int)c[2].limit);
+	EXPECT_EQ((int)PEERS_LIMIT_UNKNOWN, (int)c[3].limit);
+	EXPECT_TRUE(isnan(c[3].side[PEERS_OURS].took));
+
+	text = printed(b, false, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "limit: both at the kernel's: xdpsock took 99.5%, xdp-bench xsk-drop 98.0% of what reached the device"));
+	EXPECT_NE(NULL, strstr(text, "limit: xdpsock, which took 75.0% of what reached the device (xdp-bench xsk-drop 100.0%)"));
+	EXPECT_NE(NULL, strstr(text, "limit: both receivers: xdpsock took 50.0%, xdp-bench xsk-drop 25.0%"));
+	EXPECT_NE(NULL, strstr(text, " 3.980 (0%, 4.000)"));
+	EXPECT_EQ(1, !strstr(strstr(text, "   none "), "limit:"));
+	free(text);
+
+	text = printed(b, true, &len);
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
+	EXPECT_STREQ("kernel", jr_str(jr_get(jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0),
+							  "comparisons"), 0), "limit")));
+	EXPECT_STREQ("ours", jr_str(jr_get(jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0),
+							"comparisons"), 1), "limit")));
+	EXPECT_TRUE(jr_type(jr_get(jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0),
+						 "comparisons"), 3), "limit")) == JR_NULL);
+	jr_free(doc);
+	free(text);
+	free(b);
+}
+
+/*
+ * A cpu-ns part: the figure is the receiver's CPU ns per frame, less is
+ * better.  Ours 300, 310, 320 ns against the peer's 400, 410, 420: the
+ * medians 310 and 410, the ratio ours / peer in ns 310 / 410, the
+ * difference -100 ns, the paired ratios' median 310 / 410 as well; the
+ * text in ns, no limit named
+ */
+static const char cpu_records[] =
+	"part\t8\tCPU per frame at a fixed rate\n"
+	"unit\tcpu-ns\n"
+	"cmp\tpoll 1M\txdpsock\txdp-bench xsk-drop\n"
+	"run\tours\t300\t0\t0\t0\t0\t-\t-\t1000000\n"
+	"run\tpeer\t400\t0\t0\t0\t0\t-\t-\t1000000\n"
+	"run\tours\t310\t0\t0\t0\t0\t-\t-\t1000000\n"
+	"run\tpeer\t410\t0\t0\t0\t0\t-\t-\t1000000\n"
+	"run\tours\t320\t0\t0\t0\t0\t-\t-\t1000000\n"
+	"run\tpeer\t420\t0\t0\t0\t0\t-\t-\t1000000\n";
+
+TEST(cpu_ns)
+{
+	struct peers_bench *b = calloc(1, sizeof(*b));
+	char err[ERR_LEN] = "", jerr[JR_ERRLEN];
+	const struct jr_value *c;
+	struct jr_value *doc = NULL;
+	const struct peers_cmp *k;
+	char *text;
+	size_t len;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, read_str(b, cpu_records, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, peers_summarize(b));
+	k = &b->part[0].cmp[0];
+	EXPECT_TRUE(k->cpu_ns);
+	EXPECT_LT(fabs(1e9 / k->side[PEERS_OURS].median - 310), 1e-6);
+	EXPECT_LT(fabs(k->ratio - 310.0 / 410), 1e-9);
+	EXPECT_LE(k->ratio_lo, k->ratio);
+	EXPECT_GE(k->ratio_hi, k->ratio);
+	EXPECT_GE(k->ratio_lo, 300.0 / 420 - 1e-9);
+	EXPECT_LE(k->ratio_hi, 320.0 / 400 + 1e-9);
+	EXPECT_LT(fabs(k->ns_diff + 100), 1e-6);
+	EXPECT_LT(fabs(k->pair_ratio - 310.0 / 410), 1e-9);
+	EXPECT_EQ((int)PEERS_LIMIT_UNKNOWN, (int)k->limit);
+
+	text = printed(b, false, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "poll 1M   xdpsock 310.0 ns, xdp-bench xsk-drop 410.0 ns of the receiver's CPU per frame: ratio 0.76, 95% CI ["));
+	EXPECT_NE(NULL, strstr(text, "-100.0 ns of CPU per frame"));
+	EXPECT_NE(NULL, strstr(text, "xdpsock runs (CPU ns per frame, foreign load, Mpps at the device): 300.0 (0%, 1.000)"));
+	EXPECT_EQ(NULL, strstr(text, "limit:"));
+	free(text);
+
+	text = printed(b, true, &len);
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, jr_parse(text, len, &doc, jerr, sizeof(jerr))) TH_LOG("%s", jerr);
+	EXPECT_STREQ("cpu-ns", jr_str(jr_get(jr_at(jr_get(doc, "parts"), 0), "unit")));
+	c = jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0), "comparisons"), 0);
+	EXPECT_LT(fabs(jr_num(jr_get(jr_get(c, "peer"), "median_cpu_ns")) - 410), 1e-6);
+	EXPECT_LT(fabs(jr_num(jr_get(c, "ratio")) - 310.0 / 410), 1e-9);
+	jr_free(doc);
+	free(text);
 	free(b);
 }
 

@@ -13,7 +13,7 @@
 #include "peers.h"
 #include "stats.h"
 
-#define MAX_FIELDS	9
+#define MAX_FIELDS	10
 #define MAX_LINE	2047	/* bytes of a record, its newline not counted */
 
 struct reader {
@@ -71,6 +71,11 @@ static const struct range steal = { "steal", 0, 64, false, " CPUs" };
 static const struct range retries = { "retries", 0, 100, true, "" };
 static const struct range rtt_ns = { "line round trip", 1, 1e9, false,
 				     " ns (or -: not taken)" };
+static const struct range cpu_ns = { "cpu-ns", 1e9 / PEERS_MAX_PPS,
+				     1e9 / PEERS_MIN_PPS, false,
+				     " ns of CPU per frame (or 0 or -: none)" };
+static const struct range offered = { "offered", PEERS_MIN_PPS, PEERS_MAX_PPS,
+				      false, " frames/s (or -: not taken)" };
 
 /*
  * A decimal number: a digit, '.' or '-' first (no blank, no sign +, no inf
@@ -229,6 +234,22 @@ static int rd_note(struct reader *r, char **f, int n)
 	return 0;
 }
 
+static int rd_unit(struct reader *r, char **f, int n)
+{
+	struct peers_part *p = cur_part(r);
+
+	if (!p)
+		return bad(r, "unit before any part", f[0]);
+	if (n != 2)
+		return bad(r, "unit takes KIND", f[0]);
+	if (p->ncmp)
+		return bad(r, "unit after the part's first cmp", f[1]);
+	if (strcmp(f[1], "pps") && strcmp(f[1], "cpu-ns"))
+		return bad(r, "unit is neither pps nor cpu-ns", f[1]);
+	p->cpu_ns = !strcmp(f[1], "cpu-ns");
+	return 0;
+}
+
 static int rd_cmp(struct reader *r, char **f, int n)
 {
 	struct peers_part *p = cur_part(r);
@@ -245,6 +266,7 @@ static int rd_cmp(struct reader *r, char **f, int n)
 	    copy(r, "ours", c->side[PEERS_OURS].label, PEERS_TEXT, f[2]) ||
 	    copy(r, "peer", c->side[PEERS_PEER].label, PEERS_TEXT, f[3]))
 		return -EINVAL;
+	c->cpu_ns = p->cpu_ns;
 	p->ncmp++;
 	return 0;
 }
@@ -274,11 +296,19 @@ static int rtt(const struct reader *r, const char *s, double *v)
  */
 static int rate(const struct reader *r, const char *s, double *v)
 {
+	const struct peers_cmp *c = cur_cmp(r);
+
 	if (!strcmp(s, "-") || (parse(s, v) && *v == 0)) {
 		*v = NAN;
 		return 0;
 	}
-	return number(r, &pps, s, v);
+	if (!c || !c->cpu_ns)
+		return number(r, &pps, s, v);
+	/* ns per frame, kept as frames per CPU second (peers.h) */
+	if (number(r, &cpu_ns, s, v))
+		return -EINVAL;
+	*v = 1e9 / *v;
+	return 0;
 }
 
 static int rd_run(struct reader *r, char **f, int n)
@@ -287,8 +317,8 @@ static int rd_run(struct reader *r, char **f, int n)
 	struct peers_run *run;
 	double t;
 
-	if (n != 7 && n != 9)
-		return bad(r, "run takes SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]",
+	if (n != 7 && n != 9 && n != 10)
+		return bad(r, "run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]",
 			   f[0]);
 	if (side_of(r, f[1], &sd))
 		return -EINVAL;
@@ -308,8 +338,12 @@ static int rd_run(struct reader *r, char **f, int n)
 	run->retries = t;
 	run->rtt_before = NAN;
 	run->rtt_after = NAN;
-	if (n == 9 && (rtt(r, f[7], &run->rtt_before) ||
+	run->offered = NAN;
+	if (n >= 9 && (rtt(r, f[7], &run->rtt_before) ||
 		       rtt(r, f[8], &run->rtt_after)))
+		return -EINVAL;
+	if (n == 10 && strcmp(f[9], "-") &&
+	    number(r, &offered, f[9], &run->offered))
 		return -EINVAL;
 	sd->n++;
 	return 0;
@@ -332,7 +366,7 @@ static const struct {
 } records[] = {
 	{ "bench", rd_bench }, { "part", rd_part }, { "setting", rd_setting },
 	{ "note", rd_note }, { "cmp", rd_cmp }, { "cmd", rd_cmd },
-	{ "run", rd_run }, { "skip", rd_skip },
+	{ "run", rd_run }, { "skip", rd_skip }, { "unit", rd_unit },
 };
 
 /* One line of len bytes, its newline included if it has one */
@@ -399,6 +433,18 @@ static double ratio(double a, double b)
 	return a / b;
 }
 
+/* cpu-ns: frames per CPU second in, ours ns / peer ns out */
+static double ratio_inv(double a, double b)
+{
+	return b / a;
+}
+
+/* The comparison's ratio in its unit's terms: ours / peer */
+static double (*ratio_of(const struct peers_cmp *c))(double, double)
+{
+	return c->cpu_ns ? ratio_inv : ratio;
+}
+
 static double ns_diff(double a, double b)
 {
 	return 1e9 / a - 1e9 / b;
@@ -419,8 +465,35 @@ static double side_rtt(const struct peers_side *sd)
 	return n ? stats_median(x, n) : NAN;
 }
 
+/* The median share of what reached the device that the side's runs took */
+static double side_took(const struct peers_side *sd)
+{
+	double x[PEERS_MAX_RUNS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sd->n; i++)
+		if (!isnan(sd->run[i].pps) && !isnan(sd->run[i].offered))
+			x[n++] = sd->run[i].pps / sd->run[i].offered;
+	return n ? stats_median(x, n) : NAN;
+}
+
+/* Which side was the limit, from their shares (peers.h) */
+static enum peers_limit cmp_limit(const struct peers_cmp *c)
+{
+	double o = c->side[PEERS_OURS].took, p = c->side[PEERS_PEER].took;
+
+	/* at a fixed rate the figure is CPU, not a rate: no limit to name */
+	if (c->cpu_ns || isnan(o) || isnan(p))
+		return PEERS_LIMIT_UNKNOWN;
+	if (o >= PEERS_TOOK_ALL && p >= PEERS_TOOK_ALL)
+		return PEERS_LIMIT_KERNEL;
+	if (o >= PEERS_TOOK_ALL)
+		return PEERS_LIMIT_PEER;
+	return p >= PEERS_TOOK_ALL ? PEERS_LIMIT_OURS : PEERS_LIMIT_RECEIVERS;
+}
+
 /* The side's rated runs' rates into x (PEERS_MAX_RUNS); their number */
-static unsigned int side_rates(struct peers_side *sd, double *x)
+static unsigned int side_rates(struct peers_side *sd, double *x, bool cpu_ns)
 {
 	unsigned int i, n = 0;
 
@@ -431,6 +504,8 @@ static unsigned int side_rates(struct peers_side *sd, double *x)
 			x[n++] = sd->run[i].pps;
 	}
 	sd->rtt = side_rtt(sd);
+	/* at a fixed rate the figure is CPU: OFFERED shows the rate only */
+	sd->took = cpu_ns ? NAN : side_took(sd);
 	sd->rated = n;
 	sd->median = sd->min = sd->max = NAN;
 	if (n) {
@@ -476,9 +551,9 @@ static int place_figures(const struct peers_cmp *c, struct peers_place *pl)
 	pl->ratio_hi = NAN;
 	if (!pl->runs[PEERS_OURS] || !pl->runs[PEERS_PEER])
 		return 0;
-	pl->ratio = ratio(pl->median[PEERS_OURS], pl->median[PEERS_PEER]);
+	pl->ratio = ratio_of(c)(pl->median[PEERS_OURS], pl->median[PEERS_PEER]);
 	ret = stats_boot_medians2(x[PEERS_OURS], pl->runs[PEERS_OURS],
-				  x[PEERS_PEER], pl->runs[PEERS_PEER], ratio,
+				  x[PEERS_PEER], pl->runs[PEERS_PEER], ratio_of(c),
 				  &pl->ratio_lo, &pl->ratio_hi);
 	return ret == -EINVAL ? 0 : ret;
 }
@@ -533,7 +608,7 @@ static int pairs(struct peers_cmp *c)
 	c->pair_cover = NAN;
 	for (i = 0; i < o->n && i < p->n; i++)
 		if (!isnan(o->run[i].pps) && !isnan(p->run[i].pps))
-			x[n++] = o->run[i].pps / p->run[i].pps;
+			x[n++] = ratio_of(c)(o->run[i].pps, p->run[i].pps);
 	c->npairs = n;
 	if (!n)
 		return 0;
@@ -553,10 +628,11 @@ static int summarize_cmp(struct peers_cmp *c)
 	unsigned int na, nb;
 	int ret;
 
-	na = side_rates(&c->side[PEERS_OURS], a);
-	nb = side_rates(&c->side[PEERS_PEER], b);
+	na = side_rates(&c->side[PEERS_OURS], a, c->cpu_ns);
+	nb = side_rates(&c->side[PEERS_PEER], b, c->cpu_ns);
 	c->ratio = c->ns_diff = NAN;
 	c->ratio_lo = c->ratio_hi = c->ns_diff_lo = c->ns_diff_hi = NAN;
+	c->limit = cmp_limit(c);
 	ret = placements(c);
 	if (!ret)
 		ret = pairs(c);
@@ -564,10 +640,11 @@ static int summarize_cmp(struct peers_cmp *c)
 		return ret;
 	if (!na || !nb)
 		return 0;
-	c->ratio = ratio(c->side[PEERS_OURS].median, c->side[PEERS_PEER].median);
+	c->ratio = ratio_of(c)(c->side[PEERS_OURS].median,
+			       c->side[PEERS_PEER].median);
 	c->ns_diff = ns_diff(c->side[PEERS_OURS].median,
 			     c->side[PEERS_PEER].median);
-	ret = stats_boot_medians2(a, na, b, nb, ratio, &c->ratio_lo,
+	ret = stats_boot_medians2(a, na, b, nb, ratio_of(c), &c->ratio_lo,
 				  &c->ratio_hi);
 	if (!ret)
 		ret = stats_boot_medians2(a, na, b, nb, ns_diff, &c->ns_diff_lo,
@@ -608,26 +685,77 @@ static struct cli_num mpps_text(double pps)
 	return cli_num_text(pps / 1e6, 3);
 }
 
-static void print_side_runs(const struct peers_side *sd, FILE *f)
+/* A figure in the comparison's unit: "1.234 Mpps" or "123.4 ns" */
+static struct cli_num fig_text(const struct peers_cmp *c, double pps)
 {
+	struct cli_num t = c->cpu_ns ? cli_num_text(1e9 / pps, 1) :
+				       mpps_text(pps);
+	size_t n = strlen(t.s);
+
+	if (!isnan(pps))
+		snprintf(t.s + n, sizeof(t.s) - n, c->cpu_ns ? " ns" : " Mpps");
+	return t;
+}
+
+static void print_side_runs(const struct peers_cmp *c,
+			    const struct peers_side *sd, FILE *f)
+{
+	bool offered = false;
 	unsigned int i;
 
-	fprintf(f, "     %s runs (Mpps, foreign load%s):", esc_text(sd->label).s,
-		isnan(sd->rtt) ? "" : ", line round trip before/after ns");
+	for (i = 0; i < sd->n; i++)
+		offered |= !isnan(sd->run[i].offered);
+	fprintf(f, "     %s runs (%s, foreign load%s%s):", esc_text(sd->label).s,
+		c->cpu_ns ? "CPU ns per frame" : "Mpps",
+		isnan(sd->rtt) ? "" : ", line round trip before/after ns",
+		offered ? ", Mpps at the device" : "");
 	for (i = 0; i < sd->n; i++) {
 		const struct peers_run *r = &sd->run[i];
 
 		if (isnan(r->pps))
 			fprintf(f, " -");
+		else if (c->cpu_ns)
+			fprintf(f, " %.1f", 1e9 / r->pps);
 		else
 			fprintf(f, " %.3f", r->pps / 1e6);
 		fprintf(f, " (%.0f%%", 100 * r->foreign);
 		if (!isnan(sd->rtt))
 			fprintf(f, ", %s/%s", rtt_text(r->rtt_before).s,
 				rtt_text(r->rtt_after).s);
+		if (offered)
+			fprintf(f, ", %s", mpps_text(r->offered).s);
 		fprintf(f, "%s)", r->disturbed ? ", DISTURBED" : "");
 	}
 	fprintf(f, "\n");
+}
+
+/* Which side was the limit (peers.h), when the runs say */
+static void print_limit(const struct peers_cmp *c, FILE *f)
+{
+	const struct peers_side *o = &c->side[PEERS_OURS], *p = &c->side[PEERS_PEER];
+	const struct peers_side *low = c->limit == PEERS_LIMIT_OURS ? o : p;
+
+	switch (c->limit) {
+	case PEERS_LIMIT_UNKNOWN:
+		return;
+	case PEERS_LIMIT_KERNEL:
+		fprintf(f, "             limit: both at the kernel's: %s took %.1f%%, %s %.1f%% of what reached the device, so each rate is the generator's and NAPI's CPU's, and the ratio is what each receiver costs that CPU, not its own speed\n",
+			esc_text(o->label).s, 100 * o->took, esc_text(p->label).s,
+			100 * p->took);
+		return;
+	case PEERS_LIMIT_OURS:
+	case PEERS_LIMIT_PEER:
+		fprintf(f, "             limit: %s, which took %.1f%% of what reached the device (%s %.1f%%)\n",
+			esc_text(low->label).s, 100 * low->took,
+			esc_text(low == o ? p->label : o->label).s,
+			100 * (low == o ? p->took : o->took));
+		return;
+	case PEERS_LIMIT_RECEIVERS:
+		fprintf(f, "             limit: both receivers: %s took %.1f%%, %s %.1f%% of what reached the device\n",
+			esc_text(o->label).s, 100 * o->took, esc_text(p->label).s,
+			100 * p->took);
+		return;
+	}
 }
 
 /* More than one placement: the ratio above mixes them; each one's */
@@ -642,11 +770,11 @@ static void print_places(const struct peers_cmp *c, FILE *f)
 	for (i = 0; i < c->nplace; i++) {
 		const struct peers_place *pl = &c->place[i];
 
-		fprintf(f, "               %s-%s ns: %s %s Mpps (%u runs), %s %s Mpps (%u runs)",
+		fprintf(f, "               %s-%s ns: %s %s (%u runs), %s %s (%u runs)",
 			rtt_text(pl->rtt_lo).s, rtt_text(pl->rtt_hi).s,
-			esc_text(o->label).s, mpps_text(pl->median[PEERS_OURS]).s,
+			esc_text(o->label).s, fig_text(c, pl->median[PEERS_OURS]).s,
 			pl->runs[PEERS_OURS], esc_text(p->label).s,
-			mpps_text(pl->median[PEERS_PEER]).s,
+			fig_text(c, pl->median[PEERS_PEER]).s,
 			pl->runs[PEERS_PEER]);
 		if (isnan(pl->ratio)) {
 			fprintf(f, ": no ratio\n");
@@ -670,9 +798,12 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 	} else {
 		ci_text(rci, sizeof(rci), c->ratio_lo, c->ratio_hi, 2);
 		ci_text(nci, sizeof(nci), c->ns_diff_lo, c->ns_diff_hi, 1);
-		fprintf(f, "   %-9s %s %.3f Mpps, %s %.3f Mpps: ratio %.2f, %s; %+.1f ns per frame, %s\n",
-			esc_text(c->name).s, esc_text(o->label).s, o->median / 1e6, esc_text(p->label).s,
-			p->median / 1e6, c->ratio, rci, c->ns_diff, nci);
+		fprintf(f, "   %-9s %s %s, %s %s%s: ratio %.2f, %s; %+.1f ns %sper frame, %s\n",
+			esc_text(c->name).s, esc_text(o->label).s,
+			fig_text(c, o->median).s, esc_text(p->label).s,
+			fig_text(c, p->median).s,
+			c->cpu_ns ? " of the receiver's CPU per frame" : "",
+			c->ratio, rci, c->ns_diff, c->cpu_ns ? "of CPU " : "", nci);
 		fprintf(f, "             %u + %u rated runs, %u + %u still disturbed after retries\n",
 			o->rated, p->rated, o->disturbed, p->disturbed);
 		if (c->npairs && isnan(c->pair_lo))
@@ -683,6 +814,8 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 				c->pair_ratio, c->pair_lo, c->pair_hi,
 				100 * c->pair_cover, c->npairs);
 	}
+	if (!c->skip[0])
+		print_limit(c, f);
 	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
 		fprintf(f, "             line round trip, median: %s %s ns, %s %s ns\n",
 			esc_text(o->label).s, rtt_text(o->rtt).s, esc_text(p->label).s,
@@ -694,9 +827,9 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 	if (p->cmd[0])
 		fprintf(f, "     %s: %s\n", esc_text(p->label).s, esc_text(p->cmd).s);
 	if (o->n)
-		print_side_runs(o, f);
+		print_side_runs(c, o, f);
 	if (p->n)
-		print_side_runs(p, f);
+		print_side_runs(c, p, f);
 }
 
 static void print_part(const struct peers_part *p, FILE *f)
@@ -739,7 +872,7 @@ void peers_print_text(const struct peers_bench *b, FILE *f)
 }
 
 static void json_side(struct json *j, const char *key,
-		      const struct peers_side *sd)
+		      const struct peers_side *sd, bool cpu_ns)
 {
 	unsigned int i;
 
@@ -760,6 +893,7 @@ static void json_side(struct json *j, const char *key,
 		json_kv_u64(j, "retries", r->retries);
 		json_kv_double(j, "rtt_before_ns", r->rtt_before);
 		json_kv_double(j, "rtt_after_ns", r->rtt_after);
+		json_kv_double(j, "offered_pps", r->offered);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -769,8 +903,20 @@ static void json_side(struct json *j, const char *key,
 	json_kv_double(j, "min_pps", sd->min);
 	json_kv_double(j, "max_pps", sd->max);
 	json_kv_double(j, "rtt_median_ns", sd->rtt);
+	json_kv_double(j, "took_share", sd->took);
+	/* cpu-ns: the *_pps figures are frames per CPU second (peers.h) */
+	if (cpu_ns)
+		json_kv_double(j, "median_cpu_ns", 1e9 / sd->median);
 	json_end_object(j);
 }
+
+static const char *const limit_names[] = {
+	[PEERS_LIMIT_UNKNOWN] = NULL,
+	[PEERS_LIMIT_KERNEL] = "kernel",
+	[PEERS_LIMIT_OURS] = "ours",
+	[PEERS_LIMIT_PEER] = "peer",
+	[PEERS_LIMIT_RECEIVERS] = "both-receivers",
+};
 
 static void json_cmp(struct json *j, const struct peers_cmp *c)
 {
@@ -779,8 +925,9 @@ static void json_cmp(struct json *j, const struct peers_cmp *c)
 	json_begin_object(j);
 	json_kv_string(j, "name", c->name);
 	json_kv_string(j, "skipped", c->skip[0] ? c->skip : NULL);
-	json_side(j, "ours", &c->side[PEERS_OURS]);
-	json_side(j, "peer", &c->side[PEERS_PEER]);
+	json_side(j, "ours", &c->side[PEERS_OURS], c->cpu_ns);
+	json_side(j, "peer", &c->side[PEERS_PEER], c->cpu_ns);
+	json_kv_string(j, "limit", limit_names[c->limit]);
 	json_kv_double(j, "ratio", c->ratio);
 	json_kv_double(j, "ratio_ci_lo", c->ratio_lo);
 	json_kv_double(j, "ratio_ci_hi", c->ratio_hi);
@@ -821,6 +968,7 @@ static void json_part(struct json *j, const struct peers_part *p)
 	json_begin_object(j);
 	json_kv_u64(j, "id", p->id);
 	json_kv_string(j, "title", p->title);
+	json_kv_string(j, "unit", p->cpu_ns ? "cpu-ns" : "pps");
 	json_key(j, "settings");
 	json_begin_array(j);
 	for (i = 0; i < p->nset; i++) {

@@ -19,16 +19,38 @@
  *                                 both sides' labels
  *   cmd     SIDE COMMAND          the exact command line of a side
  *                                 (SIDE: ours or peer) in that comparison
- *   run     SIDE PPS FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1]
- *                                 one run as kept: its rate ("-": the
- *                                 receiver gave none), foreign load and
- *                                 steal time as fractions of one CPU over
- *                                 the run (xdp_load), DISTURBED 0 or 1
- *                                 (still, after RETRIES redone runs); the
- *                                 line round trip between the two CPUs
- *                                 before and after the run, ns ("-": not
- *                                 taken; lib/measure/line_rtt.h)
+ *   unit    KIND                  what the part's runs give, before its
+ *                                 first cmp: pps (the default: frames a
+ *                                 second, more is better) or cpu-ns (the
+ *                                 receiver's CPU ns per frame at a fixed
+ *                                 rate, less is better)
+ *   run     SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]
+ *                                 one run as kept: its figure, the part's
+ *                                 unit ("-": the receiver gave none),
+ *                                 foreign load and steal time as fractions
+ *                                 of one CPU over the run (xdp_load),
+ *                                 DISTURBED 0 or 1 (still, after RETRIES
+ *                                 redone runs); the line round trip
+ *                                 between the two CPUs before and after
+ *                                 the run, ns ("-": not taken;
+ *                                 lib/measure/line_rtt.h); the frames a
+ *                                 second that reached the receiver's
+ *                                 device, counted there alike for both
+ *                                 sides ("-": not taken)
  *   skip    REASON                the comparison was not made
+ *
+ * A cpu-ns part's figures are kept as frames per CPU second (1e9 / ns),
+ * so that everything below holds for both units: its ratio ours / peer of
+ * those is peer ns / ours ns, printed the other way up (ours ns / peer
+ * ns, less is better), and the difference 1e9 / ours - 1e9 / peer is the
+ * ns of CPU per frame ours spends more.
+ *
+ * Which side was the limit (runs with OFFERED, pps parts): a side that
+ * took PEERS_TOOK_ALL of what reached the device or more (its runs'
+ * median share) kept up with the kernel; one that took less was the
+ * limit itself.  When both kept up, both rates are the kernel's side's
+ * (the generator and the NAPI on their CPU), and a ratio other than 1
+ * says what each receiver costs that side, not how fast it is.
  *
  * Per comparison: the median of each side's rated runs (disturbed ones
  * included, and counted), their ratio ours / peer and the difference in ns
@@ -56,7 +78,7 @@
 #include "err.h"
 
 #define PEERS_MAX_PARTS		9
-#define PEERS_MAX_CMPS		8	/* a part's */
+#define PEERS_MAX_CMPS		12	/* a part's */
 #define PEERS_MAX_SETTINGS	16	/* a part's */
 #define PEERS_MAX_NOTES		6	/* a part's */
 #define PEERS_MAX_RUNS		100	/* a side's */
@@ -66,6 +88,7 @@
 #define PEERS_MIN_PPS		1	/* a run's rate, frames/s */
 #define PEERS_MAX_PPS		1e9
 #define PEERS_MAX_INPUT		(16UL << 20)	/* bytes of records */
+#define PEERS_TOOK_ALL		0.97	/* of what reached the device: kept up */
 
 enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };
 
@@ -75,6 +98,7 @@ struct peers_run {
 	bool disturbed;
 	unsigned int retries;
 	double rtt_before, rtt_after;	/* ns; NaN: not taken */
+	double offered;		/* frames/s at the receiver's device; NaN */
 };
 
 struct peers_side {
@@ -86,11 +110,23 @@ struct peers_side {
 	unsigned int rated, disturbed;
 	double median, min, max;	/* pps of the rated runs */
 	double rtt;			/* median round trip, ns; NaN: none */
+	double took;			/* median share of what was offered;
+					 * NaN: no run with both */
+};
+
+enum peers_limit {
+	PEERS_LIMIT_UNKNOWN,		/* no side's share known */
+	PEERS_LIMIT_KERNEL,		/* both kept up: the kernel's side */
+	PEERS_LIMIT_OURS,		/* ours took less, the peer kept up */
+	PEERS_LIMIT_PEER,
+	PEERS_LIMIT_RECEIVERS,		/* neither kept up */
 };
 
 struct peers_cmp {
 	char name[PEERS_TEXT];
 	char skip[PEERS_TEXT];		/* "": made */
+	bool cpu_ns;			/* its part's unit is cpu-ns */
+	enum peers_limit limit;		/* peers_summarize() */
 	struct peers_side side[PEERS_NR_SIDES];
 	/* peers_summarize(); NaN where there is none */
 	double ratio, ratio_lo, ratio_hi;
@@ -115,6 +151,7 @@ struct peers_setting {
 struct peers_part {
 	unsigned int id;
 	char title[PEERS_TEXT];
+	bool cpu_ns;			/* unit cpu-ns */
 	unsigned int nset, nnote, ncmp;
 	struct peers_setting set[PEERS_MAX_SETTINGS];
 	char note[PEERS_MAX_NOTES][PEERS_TEXT];
