@@ -145,8 +145,8 @@ dev_count() {
 	LC_ALL=C ip netns exec "$1" bash -c 'ifc=$1; stat=$2; word=$3; n=$4; proc=$5
 		count() { ethtool -S "$ifc" | awk -v re="^rx_queue_[0-9]+_${stat}:\$" '\''$1 ~ re { s += $2 }
 			END { printf "%.0f\n", s }'\''; }
-		pid=
-		for ((i = 0; i < 50 && -n $proc && -z $pid; i++)); do
+		pid= i=0
+		while [ -n "$proc" ] && [ -z "$pid" ] && [ $((i++)) -lt 50 ]; do
 			pid=$(pgrep -n -x "$proc") || sleep 0.1
 		done
 		cpu() { [ -n "$pid" ] && cat /proc/"$pid"/task/*/schedstat 2>/dev/null |
@@ -473,7 +473,7 @@ if [ "${1:-}" = "--inside" ]; then
 	# receiving process's CPU per frame, xdpsock OURS-MODE against xdp-bench
 	# xsk-drop PEER-MODE, spinning, in poll() and busy-polling
 	cpu_part() {
-		local p=$1 what=$2 om=$3 pm=$4 mode o ours theirs common rate
+		local p=$1 what=$2 om=$3 pm=$4 mode o ox ours theirs common rate
 		r part "$p" "AF_XDP rxdrop, $what, at fixed rates: the receiver's CPU ns per frame, xdpsock vs xdp-bench xsk-drop"
 		r unit cpu-ns
 		r setting generator "xdp_trafficgen --rate R (CPU 0; NAPI there)" "the same"
@@ -489,20 +489,24 @@ if [ "${1:-}" = "--inside" ]; then
 		[ "$pm" = native ] ||
 			r setting "veth0 GRO" "on (ethtool -K)" "the same" \
 				"generic XDP: veth0 needs a NAPI for the frames veth1 sends"
-		r note "figure: the receiving process's CPU time (the sum of its threads' /proc/PID/task/*/schedstat, read every second from outside, alike for both) per frame that reached veth0 (its rx_queue_*_xdp_packets) in that second; the median of the seconds, the first and last dropped. Less is better; the ratio is ours / peer in ns"
-		r note "spinning and busy-polling loops never sleep: their CPU time is the wall time, so their figure is 1e9 / rate for both and says nothing of cost; poll() is where a loop's CPU per frame shows"
-		r note "what reached veth0 is in each run's last figure (Mpps): the rate was met when it is the one asked"
+		r note "figure: the receiving process's CPU time (its threads' schedstat, read every second from outside, alike for both) per frame that reached veth0 that second; median of the seconds; less is better"
+		r note "spinning and busy-polling loops never sleep: their figure is 1e9 / rate on both sides; poll() is where a loop's CPU per frame shows"
+		r note "each run's last figure is the Mpps that reached veth0: the rate was met when it is the one asked"
 		common=(--rxdrop "$om" --copy --app-cpu 1 -b 64 --rx-size 2048
 			--fill-size 4096 --frame-size 4096 --no-cost -d "$secs")
+		r note "poll, no spin: ours with --poll-spin-us 0 --rx-hold-us 0 (poll() whenever the ring is empty, no hold), the peer as in poll"
 		for rate in ${RATES:-$all_rates}; do
-			for mode in ${MODES:-$all_modes}; do
+			# poll() as xdpsock defaults it, and as the peer does it
+			for mode in $(echo " ${MODES:-$all_modes} " | sed 's/ poll / poll poll-nospin /'); do
+				ox=()
 				case $mode in
 				spin) o=() ;;
 				poll) o=(-p) ;;
+				poll-nospin) o=(-p) ox=(--poll-spin-us 0 --rx-hold-us 0) ;;
 				busy-poll) o=(-B) ;;
 				esac
 				ours=(ip netns exec "$dut" "$bin/xdpsock" -i "$XDP_ENV_DUT_IF"
-				      "${common[@]}" "${o[@]}")
+				      "${common[@]}" "${o[@]}" "${ox[@]}")
 				theirs=(xdp-bench xsk-drop -C copy -A "$pm" -i 1 "${o[@]}"
 					"$XDP_ENV_DUT_IF")
 				r cmp "$mode $(awk -v r="$rate" 'BEGIN { printf "%g", r / 1e6 }')M" xdpsock "xdp-bench xsk-drop"
