@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "esc.h"
 #include "cli.h"
 #include "opts.h"
 #include "json_read.h"
@@ -94,7 +95,8 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 		return -EINVAL;
 	}
 	if (n > 2) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", TOOL, argv[3]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n", TOOL,
+			esc_text(argv[3]).s);
 		return -EINVAL;
 	}
 	*o = (struct cmp_opts) {

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "cli.h"
 #include "ethtool_stats.h"
 #include "json.h"
@@ -142,7 +143,7 @@ static int check_config(const struct config *cfg)
 	ethtool_stats_free(&set);
 	if (ret)
 		fprintf(stderr, TOOL ": --stat: %s has no statistic matching '%s' (ethtool -S %s)\n",
-			cfg->ifname, cfg->stat, cfg->ifname);
+			cfg->ifname, esc_text(cfg->stat).s, cfg->ifname);
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "esc.h"
 #include "opts.h"
 #include "xsk_env.h"
 
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 			_exit(128 + SIGTERM);
 		execvp(argv[1], argv + 1);
-		fprintf(stderr, "xdp_env: %s: %s\n", argv[1],
+		fprintf(stderr, "xdp_env: '%s': %s\n", esc_text(argv[1]).s,
 			strerror(errno));
 		_exit(127);
 	} else {

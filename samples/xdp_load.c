@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 
 #include "cpustat.h"
+#include "esc.h"
 #include "measure.h"
 #include "line_rtt.h"
 #include "opts.h"
@@ -190,7 +191,8 @@ static FILE *record_open(const struct config *cfg, int *status)
 		return NULL;
 	f = cli_open_stream(cfg->record);
 	if (!f) {
-		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
+		fprintf(stderr, TOOL ": --record: '%s': %s\n",
+			esc_path(cfg->record).s,
 			errno == ENXIO ? "a FIFO that nobody reads, or a socket" :
 			strerror(errno));
 		/* what cannot be opened is refused before COMMAND runs */
@@ -241,7 +243,8 @@ static int report(const struct load_report *r, const struct rtt *t,
 		cli_num_text(t->after, 0).s);
 	ret = cli_file_close(f);
 	if (ret) {
-		fprintf(stderr, TOOL ": --record: '%s': %s\n", cfg->record,
+		fprintf(stderr, TOOL ": --record: '%s': %s\n",
+			esc_path(cfg->record).s,
 			strerror(-ret));
 		return 1;
 	}

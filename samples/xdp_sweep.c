@@ -227,7 +227,7 @@ static int side_b(const struct config *a, struct config *b)
 	/* words split at blanks, as the help says: no shell quoting */
 	if (strpbrk(a->b_opts, "'\"\\")) {
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': words are split at blanks, quotes and backslashes are not taken\n",
-			a->b_opts);
+			esc_text(a->b_opts).s);
 		return -EINVAL;
 	}
 	dup = strdup(a->b_opts);
@@ -240,10 +240,10 @@ static int side_b(const struct config *a, struct config *b)
 	ret = parse_args(argc, argv, b);
 	if (ret)
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': not options of B (above)\n",
-			a->b_opts);
+			esc_text(a->b_opts).s);
 	else if (!sweep_same_plan(&a->s, &b->s) || b->ab_opts_given) {
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': B may not change the matrix, the repeats, the output or the A/B options\n",
-			a->b_opts);
+			esc_text(a->b_opts).s);
 		ret = -EINVAL;
 	}
 	free(dup);
@@ -282,15 +282,22 @@ static int configure(int argc, char **argv, struct config *cfg,
 			cfg->s.actions.n = 0;
 	}
 	cfg->s.pre_cmd = cfg->cmd[0];
-	/* one level of --out is made; a path that cannot be is refused */
+	if (strlen(cfg->out_dir) > SWEEP_OUT_MAX) {
+		fprintf(stderr, "xdp_sweep: --out: '%s' is %zu bytes long, more than %u\n",
+			esc_path(cfg->out_dir).s, strlen(cfg->out_dir),
+			SWEEP_OUT_MAX);
+		return -EINVAL;
+	}
+	if (cfg->ab && side_b(cfg, b))
+		return -EINVAL;
+	/* the options all taken: one level of --out is made, or refused */
 	if (mkdir(cfg->out_dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "xdp_sweep: --out: '%s' is not a directory we can write to (%s)\n",
 			esc_path(cfg->out_dir).s, strerror(errno));
 		return -EINVAL;
 	}
-	if (cli_check_out_dir("xdp_sweep", "--out", cfg->out_dir))
-		return -EINVAL;
-	return cfg->ab ? side_b(cfg, b) : 0;
+	return cli_check_out_dir("xdp_sweep", "--out", cfg->out_dir) ?
+	       -EINVAL : 0;
 }
 
 /* Root, the output directory, the signals, the run lock */
@@ -305,6 +312,17 @@ static int start(const struct config *cfg, struct cli_lock *lock)
 	if (cli_lock_take(lock, "xdp_sweep", cfg->allow_concurrent))
 		return cli_finish(tool.name, 1);
 	return 0;
+}
+
+/* The empty file sweep_result_name() made, removed if it is still so */
+static void unclaim(const char *base, bool ab)
+{
+	char path[SWEEP_BASE_LEN + 8];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s%s.json", base, ab ? "-a" : "");
+	if (!lstat(path, &st) && S_ISREG(st.st_mode) && !st.st_size)
+		unlink(path);
 }
 
 /* Whether any run of any point of any side was measured */
@@ -340,9 +358,16 @@ int main(int argc, char **argv)
 		return 2;
 	if (start(&side[0], &lock))
 		return cli_finish(tool.name, 1);
+	ret = sweep_result_name(side[0].out_dir, side[0].ab, started,
+				sizeof(started), ro.base);
+	if (ret) {
+		fprintf(stderr, "xdp_sweep: --out: no name for the result in '%s' (%s)\n",
+			esc_path(side[0].out_dir).s, strerror(-ret));
+		cli_lock_release(&lock);
+		return cli_finish(tool.name, 1);
+	}
+	ret = 1;
 	info.ghz = tsc_ghz_measure(200);
-	sweep_result_name(side[0].out_dir, started, sizeof(started), ro.base,
-			  sizeof(ro.base));
 	ro.nsides = side[0].ab ? 2 : 1;
 	ro.plot = !side[0].no_plot;
 	ro.level = side[0].level;
@@ -374,6 +399,9 @@ int main(int argc, char **argv)
 		ret = 1;
 	}
 out:
+	/* no result written: the name's claim goes (it is still empty) */
+	if (ret)
+		unclaim(ro.base, side[0].ab);
 	for (sd = 0; sd < ro.nsides; sd++)
 		sweep_plan_free(sw[sd].pts, sw[sd].n);
 	prof_close(side[0].s.prof);

@@ -22,6 +22,7 @@
 #include <linux/bpf.h>
 #include <linux/if_link.h>
 
+#include "esc.h"
 #include "cli.h"
 #include "opts.h"
 #include "measure.h"
@@ -94,7 +95,7 @@ static int set_dst(const struct opt *o, void *c, const char *arg)
 
 	if (parse_mac(arg, cfg->o.dst)) {
 		fprintf(stderr, "xdp_trafficgen: --%s: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n",
-			o->name, arg);
+			o->name, esc_text(arg).s);
 		return -EINVAL;
 	}
 	cfg->dst_set = true;
@@ -117,7 +118,7 @@ static const struct opt rows[] = {
 		 "seconds to send, decimals allowed"),
 	  .dmin = 0.1, .dmax = OPTS_DURATION_MAX, .def = "10 when no count is given" },
 	OPTS_RATE(struct config, o.rate_pps,
-		  "frames per second; paced runs make one BPF_PROG_RUN call per frame, some 30 us each on a small VM: compare the rate achieved with the rate asked"),
+		  "frames per second; up to 50000 one BPF_PROG_RUN call per frame (some 9-30 us each), faster the program paces within one call and the sending CPU spins (trafficgen.rst): compare the rate achieved with the rate asked"),
 	{ TG_ROW(OPT_CPU, "cpu", 'c', o.cpu, "N",
 		 "CPU of the sending thread (-1 leaves it unpinned)"),
 	  .flags = OPTS_UNPINNED },

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "afpacket.h"
 #include "cli.h"
 #include "opts.h"
@@ -112,7 +113,7 @@ static int set_mode_row(const struct opt *o, void *c, const char *arg)
 
 	if (arg && xsk_mode_parse(arg, &m)) {
 		fprintf(stderr, "xdpsock: --mode: '%s' is none of best-effort, native-with-zerocopy, native, generic\n",
-			arg);
+			esc_text(arg).s);
 		return -EINVAL;
 	}
 	return set_mode(c, m, opt_name(o, name, sizeof(name)));
@@ -124,7 +125,7 @@ static int set_afpacket(const struct opt *o, void *c, const char *arg)
 
 	if (afp_backend_parse(arg, &cfg->o.afp)) {
 		fprintf(stderr, "xdpsock: --%s: '%s' is none of tpacket_v3, tpacket_v2, recvmmsg, auto\n",
-			o->name, arg);
+			o->name, esc_text(arg).s);
 		return -EINVAL;
 	}
 	cfg->o.afpacket = true;
@@ -314,6 +315,11 @@ static int check_args(struct config *cfg)
 	if (cfg->o.afpacket && afxdp_only_opt(cfg)) {
 		fprintf(stderr, "xdpsock: %s is for AF_XDP sockets: not with --afpacket\n",
 			afxdp_only_opt(cfg));
+		return -EINVAL;
+	}
+	if (!cfg->o.ifname && cfg->o.port.first_queue) {
+		fprintf(stderr, "xdpsock: -q %u: the private pair has one queue, 0; -q is for -i\n",
+			cfg->o.port.first_queue);
 		return -EINVAL;
 	}
 	if (cfg->o.poll && cfg->o.busy_poll) {

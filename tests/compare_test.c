@@ -850,6 +850,63 @@ TEST_F_TIMEOUT(cmp, large_file, 120)
 }
 
 /*
+ * One long string, memory short: jansson's own allocation failed inside
+ * its lexer (SIGSEGV, exit 139, under 12-25 MB of address space: the
+ * fifth hostile-user campaign); its allocations now end the tool with a
+ * message and exit 1.  Not under ASan, which needs terabytes of address
+ * space.
+ */
+TEST_F(cmp, out_of_memory_in_the_parser)
+{
+	char cmd[1024], path[160];
+	FILE *f;
+	int i;
+
+	if (getenv("SANITIZED"))
+		SKIP(return, "ASan reserves terabytes: no address-space limit");
+	snprintf(path, sizeof(path), "%s/long.json", self->dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs("[\"", f);
+	for (i = 0; i < 10000; i++)
+		fprintf(f, "%01000d", 0);	/* 10 MB of digits */
+	fputs("\"]\n", f);
+	ASSERT_EQ(0, fclose(f));
+	snprintf(cmd, sizeof(cmd), "prlimit --as=20000000 %s/xdp_compare %s %s 2>&1",
+		 bin(), path, path);
+	EXPECT_EQ(1, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "xdp_compare: out of memory reading JSON ("))
+		TH_LOG("%s", self->out);
+	unlink(path);
+}
+
+/*
+ * xdp_peers' reader likewise: a line it cannot hold in memory is said so,
+ * not taken for the end of an empty file (the same campaign)
+ */
+TEST_F(cmp, peers_out_of_memory_said)
+{
+	char cmd[1024], path[160];
+	FILE *f;
+	int i;
+
+	if (getenv("SANITIZED"))
+		SKIP(return, "ASan reserves terabytes: no address-space limit");
+	snprintf(path, sizeof(path), "%s/one-long-line", self->dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < 16000; i++)
+		fprintf(f, "%01000d", 0);	/* 16 MB, no newline */
+	ASSERT_EQ(0, fclose(f));
+	snprintf(cmd, sizeof(cmd), "prlimit --as=9000000 %s/xdp_peers %s 2>&1",
+		 bin(), path);
+	EXPECT_EQ(1, run_cmd(cmd, self->out, sizeof(self->out))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "one-long-line:1: reading a line (Cannot allocate memory)"))
+		TH_LOG("%s", self->out);
+	unlink(path);
+}
+
+/*
  * A result that a signal cut short, or that ran beside another measuring
  * run, is not compared as a clean one: refused like a result measured
  * otherwise, compared with --force and said so; a bad run_lock is refused

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 #include "cli.h"
@@ -43,13 +45,35 @@ int cli_exit_status(int ret)
 	return cli_stop ? 128 + cli_stop : ret;
 }
 
+/*
+ * Why an earlier write of f failed, when stdio kept no errno: the file at
+ * the size limit (ulimit -f with SIGXFSZ ignored: EFBIG), its file system
+ * full (ENOSPC), or else -EIO
+ */
+static int lost_why(FILE *f)
+{
+	struct statvfs vfs;
+	struct rlimit rl;
+	struct stat st;
+	int fd = fileno(f);
+
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		if (!getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+		    (rlim_t)st.st_size >= rl.rlim_cur)
+			return -EFBIG;
+		if (!fstatvfs(fd, &vfs) && !vfs.f_bavail)
+			return -ENOSPC;
+	}
+	return -EIO;
+}
+
 int cli_file_close(FILE *f)
 {
 	int ret = 0;
 
 	errno = 0;
 	if (fflush(f) || ferror(f))
-		ret = errno ? -errno : -EIO;
+		ret = errno ? -errno : lost_why(f);
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;
@@ -112,11 +136,49 @@ int cli_finish_out(const char *tool, int ret, int out_err)
 	return cli_exit_status(ret);
 }
 
-int cli_run_shell(const char *cmd)
+/*
+ * Wait for the leader pid of a process group; a stop (cli_stop) sends the
+ * group SIGTERM, and CLI_KILL_GRACE_MS later SIGKILL if the leader is still
+ * there; after a stop, whatever of the group outlived the leader (a child
+ * that ignores SIGTERM) gets SIGKILL too.  The group exists while any
+ * member does, so its id names no other process.
+ */
+static int wait_group(pid_t pid)
 {
-	bool termed = false;
+	bool termed = false, killed = false;
+	int st, ms = 0;
+	pid_t r;
+
+	for (;;) {
+		if (cli_stop && !termed) {
+			kill(-pid, SIGTERM);
+			termed = true;
+		}
+		/* stopped, the wait looks every 10 ms: a group that stays is killed */
+		r = waitpid(pid, &st, termed && !killed ? WNOHANG : 0);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r)
+			continue;	/* EINTR: the top sees a stop */
+		if (ms < CLI_KILL_GRACE_MS) {
+			usleep(10000);
+			ms += 10;
+		} else {
+			kill(-pid, SIGKILL);
+			killed = true;
+		}
+	}
+	if (termed)
+		kill(-pid, SIGKILL);	/* what outlived the leader */
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* argv in a process group of its own (cli_run_shell(), cli_run_argv()) */
+static int run_group(const char *const argv[])
+{
 	pid_t pid;
-	int st;
 
 	fflush(stdout);
 	fflush(stderr);
@@ -124,32 +186,33 @@ int cli_run_shell(const char *cmd)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		/* a group of its own: the shell's children go with it */
+		/* a group of its own: its children go with it */
 		setpgid(0, 0);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* either side may run first */
-	if (cli_stop) {		/* came before the wait began */
-		kill(-pid, SIGTERM);
-		termed = true;
-	}
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-		if (cli_stop && !termed) {
-			kill(-pid, SIGTERM);
-			termed = true;
-		}
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return wait_group(pid);
+}
+
+int cli_run_shell(const char *cmd)
+{
+	const char *const argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+	return run_group(argv);
+}
+
+int cli_run_argv(const char *const argv[])
+{
+	return run_group(argv);
 }
 
 static int bad_number(const char *tool, const char *opt, const char *arg,
 		      const char *what, const char *range)
 {
-	fprintf(stderr, "%s: %s: '%s' is not a %s in %s\n", tool, opt, arg,
-		what, range);
+	fprintf(stderr, "%s: %s: '%s' is not a %s in %s\n", tool, opt,
+		esc_text(arg).s, what, range);
 	return -EINVAL;
 }
 
@@ -271,7 +334,8 @@ int cli_no_more_args(const char *tool, int argc, char **argv)
 {
 	if (optind >= argc)
 		return 0;
-	fprintf(stderr, "%s: unexpected argument '%s'\n", tool, argv[optind]);
+	fprintf(stderr, "%s: unexpected argument '%s'\n", tool,
+		esc_text(argv[optind]).s);
 	return -EINVAL;
 }
 
@@ -313,7 +377,7 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
 	if (!why)
 		return 0;
 	fprintf(stderr, "%s: %s: '%s' is not a directory we can write to (%s)\n",
-		tool, opt, dir, why);
+		tool, opt, esc_path(dir).s, why);
 	return -EINVAL;
 }
 

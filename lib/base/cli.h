@@ -30,11 +30,20 @@ int cli_exit_status(int ret);
 /*
  * Run cmd with /bin/sh -c, as system() does but stoppable: the command runs
  * in a process group of its own, and a signal that sets cli_stop while it
- * runs sends the group SIGTERM (no child of the shell is left running).
- * stdout and stderr are flushed first.  Returns its exit status, 128 +
- * the signal that ended it, or -errno when it could not be started.
+ * runs sends the group SIGTERM, then SIGKILL if it is still there
+ * CLI_KILL_GRACE_MS later, and SIGKILL to what of the group outlived the
+ * shell (no child of the shell is left running).  stdout and stderr are
+ * flushed first.  Returns its exit status, 128 + the signal that ended
+ * it, or -errno when it could not be started.
  */
+#define CLI_KILL_GRACE_MS	2000
 int cli_run_shell(const char *cmd);
+
+/*
+ * The same without a shell: argv[0] looked up in PATH, the arguments
+ * passed as they are (a path with a quote in it stays a path)
+ */
+int cli_run_argv(const char *const argv[]);
 
 /*
  * Output that is lost is an error, never a silent success: a write, the

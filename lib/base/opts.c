@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <net/if.h>
 
+#include "esc.h"
 #include "opts.h"
 
 #define FIELD(cfg, o, type)	((type *)((char *)(cfg) + (o)->off))
@@ -81,7 +82,7 @@ static int list_value(const char *tool, const struct opt *o, const char *tok,
 		if (!o->parse(tok, v))
 			return 0;
 		fprintf(stderr, "%s: --%s: '%s' is none of %s\n", tool, o->name,
-			tok, o->values);
+			esc_text(tok).s, o->values);
 		return -EINVAL;
 	}
 	if (!cli_parse_u64(tok, o->min, o->max, &n)) {
@@ -89,7 +90,7 @@ static int list_value(const char *tool, const struct opt *o, const char *tok,
 		return 0;
 	}
 	fprintf(stderr, "%s: --%s: '%s' is not %s in %llu..%llu\n", tool,
-		o->name, tok, o->what, (unsigned long long)o->min,
+		o->name, esc_text(tok).s, o->what, (unsigned long long)o->min,
 		(unsigned long long)o->max);
 	return -EINVAL;
 }
@@ -104,7 +105,7 @@ static int parse_list(const char *tool, const struct opt *o, const char *arg,
 
 	if (has_empty_value(arg)) {
 		fprintf(stderr, "%s: --%s: '%s' has an empty value\n", tool,
-			o->name, arg);
+			o->name, esc_text(arg).s);
 		return -EINVAL;
 	}
 	dup = strdup(arg);
@@ -124,7 +125,7 @@ static int parse_list(const char *tool, const struct opt *o, const char *arg,
 				;
 			if (k < l->n) {
 				fprintf(stderr, "%s: --%s: '%s' is given twice\n",
-					tool, o->name, tok);
+					tool, o->name, esc_text(tok).s);
 				ret = -EINVAL;
 			}
 			l->n++;
@@ -143,12 +144,12 @@ static int parse_ifname(const char *tool, const struct opt *o,
 {
 	if (!*arg || strlen(arg) >= IF_NAMESIZE || strpbrk(arg, "/ \t\n:")) {
 		fprintf(stderr, "%s: --%s: '%s' is not an interface name (1..%d characters, no '/', ':' or spaces)\n",
-			tool, o->name, arg, IF_NAMESIZE - 1);
+			tool, o->name, esc_text(arg).s, IF_NAMESIZE - 1);
 		return -EINVAL;
 	}
 	if (!if_nametoindex(arg)) {
 		fprintf(stderr, "%s: --%s: no interface '%s' in this network namespace\n",
-			tool, o->name, arg);
+			tool, o->name, esc_text(arg).s);
 		return -EINVAL;
 	}
 	return 0;
@@ -182,7 +183,7 @@ static int parse_prefix(const char *tool, const struct opt *o,
 		return -EINVAL;
 	if (access(dir, F_OK)) {
 		fprintf(stderr, "%s: %s: '%s' is not a directory we can write to (%s)\n",
-			tool, opt, dir, strerror(errno));
+			tool, opt, esc_path(dir).s, strerror(errno));
 		return -EINVAL;
 	}
 	return 0;
@@ -193,9 +194,17 @@ static int parse_cpu(const char *tool, const char *opt, const struct opt *o,
 {
 	__u32 v;
 
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
 	if ((o->flags & OPTS_UNPINNED) && !strcmp(arg, "-1")) {
 		*cpu = -1;
 		return 0;
+	}
+	/* the range said is the one taken: -1 too where it is */
+	if ((o->flags & OPTS_UNPINNED) && (*arg == '-' || !*arg)) {
+		fprintf(stderr, "%s: %s: '%s' is not -1 (unpinned) or a CPU in 0..%ld\n",
+			tool, opt, esc_text(arg).s, n > 0 ? n - 1 : 0);
+		return -EINVAL;
 	}
 	if (cli_cpu(tool, opt, arg, &v))
 		return -EINVAL;
@@ -243,7 +252,7 @@ static int set_value(const struct opts_tool *t, const struct opt *o,
 	case OPT_ENUM:
 		if (o->parse(arg, &v)) {
 			fprintf(stderr, "%s: %s: '%s' is none of %s\n", tool,
-				opt, arg, o->values);
+				opt, esc_text(arg).s, o->values);
 			return -EINVAL;
 		}
 		*FIELD(cfg, o, __u32) = v;
@@ -279,7 +288,8 @@ static int long_option(const struct opts_tool *t, char **argv, int *i,
 	if (o == (const struct opt *)-1)
 		return -EINVAL;
 	if (!o) {
-		fprintf(stderr, "%s: unrecognized option '%s'\n", t->name, argv[*i]);
+		fprintf(stderr, "%s: unrecognized option '%s'\n", t->name,
+			esc_text(argv[*i]).s);
 		return -EINVAL;
 	}
 	if (!strcmp(o->name, "help"))
@@ -370,7 +380,8 @@ int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 		return -EINVAL;
 	}
 	if (n && !t->args) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", t->name, argv[1]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n", t->name,
+			esc_text(argv[1]).s);
 		return -EINVAL;
 	}
 	if (given)

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "xsk_bench.h"
+#include "esc.h"
 #include "ethtool_stats.h"
 #include "hist.h"
 #include "measure.h"
@@ -236,8 +237,9 @@ static int napi_sysfs(struct xsk_bench *b, const char *cmd, char *out,
 static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 {
 	int one = 1, us = b->o.busy_poll_us, budget = b->o.batch;
-	char cmd[256], out[64] = "";
+	char cmd[256], out[ERR_LEN / 2] = "";
 	unsigned int defer, gro;
+	int ret;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)))
 		return err_set(err, -errno, "-B: setsockopt(SO_PREFER_BUSY_POLL) failed: a kernel before 5.11?");
@@ -257,10 +259,23 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 	snprintf(cmd, sizeof(cmd),
 		 "cd /sys/class/net/%s && cat napi_defer_hard_irqs gro_flush_timeout | tr '\\n' ' ' && echo %d > napi_defer_hard_irqs && echo %d > gro_flush_timeout",
 		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
-	if (napi_sysfs(b, cmd, out, sizeof(out)) ||
-	    sscanf(out, "%u %u", &defer, &gro) != 2)
-		return err_set(err, -EIO, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed: %s",
-				b->ifname, out);
+	ret = napi_sysfs(b, cmd, out, sizeof(out));
+	out[strcspn(out, "\n")] = '\0';
+	/* stopped while it ran: the command was killed, nothing was set */
+	if (ret == -EINTR) {
+		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: 'ip netns exec ... sh -c ...' killed: a signal stopped the run",
+			b->ifname);
+		return ret;
+	}
+	if (ret < 0)
+		return err_set(err, ret, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command could not run",
+			       b->ifname);
+	/* what it printed says why: no errno after it */
+	if (ret || sscanf(out, "%u %u", &defer, &gro) != 2) {
+		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed (status %d): %s",
+			b->ifname, ret, esc_text(out).s);
+		return -EIO;
+	}
 	snprintf(b->saved_napi, sizeof(b->saved_napi), "%u %u", defer, gro);
 	snprintf(b->busy_note, sizeof(b->busy_note),
 		 "SO_PREFER_BUSY_POLL, SO_BUSY_POLL %d us, budget %d; %s napi_defer_hard_irqs %d (was %u), gro_flush_timeout %d (was %u)",

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "flamegraph.h"
 #include "err.h"
+#include "esc.h"
 
 #define FG_WIDTH	1200
 #define FG_PAD		10
@@ -237,7 +238,7 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 
 	in = fopen(folded, "re");
 	if (!in)
-		return err_set(err, -errno, "%s", folded);
+		return err_set(err, -errno, "%s", esc_path(folded).s);
 	while (getline(&line, &cap, in) > 0) {
 		ln++;
 		if (line[0] == '\n')
@@ -245,7 +246,7 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 		ret = add_line(&root, line);
 		if (ret) {
 			err_set(err, ret, "%s:%d: not a folded stack (frames;... count)",
-				 folded, ln);
+				 esc_path(folded).s, ln);
 			break;
 		}
 	}
@@ -255,7 +256,7 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 		goto out;
 	out = cli_open_out(svg);
 	if (!out) {
-		ret = err_set(err, -errno, "%s", svg);
+		ret = err_set(err, -errno, "%s", esc_path(svg).s);
 		goto out;
 	}
 	d.f = out;
@@ -281,7 +282,7 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 	fputs("</svg>\n", out);
 	ret = cli_file_close(out);
 	if (ret)
-		err_set(err, ret, "%s", svg);
+		err_set(err, ret, "%s", esc_path(svg).s);
 out:
 	node_free(root.child);
 	return ret;

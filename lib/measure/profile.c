@@ -21,6 +21,7 @@
 #include "json.h"
 #include "profile.h"
 #include "err.h"
+#include "esc.h"
 
 #define MAX_CPUS	64
 #define MAX_FRAMES	128
@@ -829,10 +830,10 @@ int prof_write_files(const struct prof_data *d, const char *prefix,
 
 	if (snprintf(folded, len, "%s.folded", prefix) >= (int)len ||
 	    snprintf(svg, len, "%s.svg", prefix) >= (int)len)
-		return err_set(err, -ENAMETOOLONG, "the files of prefix %.40s...: more than %zu bytes",
-				prefix, len - 1);
+		return err_set(err, -ENAMETOOLONG, "the files of prefix %s: more than %zu bytes",
+				esc_path(prefix).s, len - 1);
 	ret = prof_data_write_folded(d, folded);
 	if (ret)
-		return err_set(err, ret, "%s", folded);
+		return err_set(err, ret, "%s", esc_path(folded).s);
 	return flamegraph_svg(folded, svg, title, err);
 }

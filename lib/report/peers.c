@@ -410,13 +410,23 @@ int peers_read(struct peers_bench *b, FILE *f, const char *name, char err[ERR_LE
 
 	memset(b, 0, sizeof(*b));
 	esc_into(r.name, sizeof(r.name), name);
-	while (!ret && (len = getline(&line, &cap, f)) > 0) {
+	for (;;) {
+		errno = 0;
+		len = getline(&line, &cap, f);
+		if (len <= 0)
+			break;
 		r.line++;
 		ret = rd_line(&r, line, len);
+		if (ret)
+			break;
 	}
 	free(line);
 	if (ret)
 		return ret;
+	/* getline() fails so for a line it cannot hold: not the end */
+	if (len < 0 && errno == ENOMEM)
+		return err_set(err, -ENOMEM, "%s:%u: reading a line", r.name,
+			       r.line + 1);
 	if (ferror(f))
 		return err_set(err, -EIO, "%s:%u: reading", r.name, r.line + 1);
 	/* sentences without an errno, as bad()'s */

@@ -226,7 +226,8 @@ int cmp_expect_parse(struct cmp_expects *es, const char *arg,
 	len = eq ? (size_t)(eq - arg) : 1;
 	if (len >= sizeof(e->glob) || !len) {
 		fprintf(stderr, "%s: --%s '%s': the label glob is %s\n", tool,
-			opt, arg, len ? "longer than 95 characters" : "empty");
+			opt, esc_text(arg).s,
+			len ? "longer than 95 characters" : "empty");
 		return -EINVAL;
 	}
 	snprintf(e->glob, sizeof(e->glob), "%.*s", (int)len, eq ? arg : "*");
@@ -264,7 +265,7 @@ int cmp_expect_parse(struct cmp_expects *es, const char *arg,
 	return 0;
 bad:
 	fprintf(stderr, "%s: --%s '%s': not [LABEL-GLOB=]WHAT[/PCT] with WHAT no-change, dearer, cheaper, shown or a change +X, PCT 0..100\n",
-		tool, opt, arg);
+		tool, opt, esc_text(arg).s);
 	return -EINVAL;
 }
 
@@ -654,7 +655,7 @@ static void expect_report(const struct cmp *c, const struct cmp_verdict *v)
 	for (i = 0; i < es->n; i++)
 		if (!c->expect_rows[i])
 			printf("FAIL: --expect '%s' matched no row compared\n",
-			       es->r[i].text);
+			       esc_text(es->r[i].text).s);
 	printf("expect: %u as expected, %u not, %u shown\n", v->expect_ok,
 	       v->expect_failed, v->expect_shown);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "profile.h"
 #include "sweep.h"
 
@@ -216,7 +217,7 @@ int sweep_devs_parse(const char *arg, char *buf, size_t len, const char **dev)
 	if (!sep || sep == buf || !sep[1] || strpbrk(sep + 1, " ,") ||
 	    sep - buf >= IF_NAMESIZE || strlen(sep + 1) >= IF_NAMESIZE) {
 		fprintf(stderr, "xdp_sweep: --devs '%s': want two interface names, DUT,PEER\n",
-			arg);
+			esc_text(arg).s);
 		return -EINVAL;
 	}
 	*sep = '\0';
@@ -225,13 +226,13 @@ int sweep_devs_parse(const char *arg, char *buf, size_t len, const char **dev)
 	for (i = 0; i < 2; i++) {
 		if (!if_nametoindex(dev[i])) {
 			fprintf(stderr, "xdp_sweep: --devs '%s': no interface %s here\n",
-				arg, dev[i]);
+				esc_text(arg).s, esc_text(dev[i]).s);
 			return -EINVAL;
 		}
 	}
 	if (!strcmp(dev[0], dev[1])) {
 		fprintf(stderr, "xdp_sweep: --devs '%s': the dut and the peer must differ\n",
-			arg);
+			esc_text(arg).s);
 		return -EINVAL;
 	}
 	return 0;

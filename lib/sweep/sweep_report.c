@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "esc.h"
 #include "profile.h"
 #include "json_read.h"
 #include "sweep_compare.h"
@@ -221,6 +222,21 @@ static int plot_data(const char *dat, const struct sweep_cfg *c,
 	return cli_file_close(f) ? -1 : 0;
 }
 
+/*
+ * A path as a gnuplot string: in single quotes, a quote in it doubled (the
+ * only escape gnuplot reads there), so that the path stays a path
+ */
+static void gp_string(FILE *f, const char *path)
+{
+	fputc('\'', f);
+	for (; *path; path++) {
+		if (*path == '\'')
+			fputc('\'', f);
+		fputc(*path, f);
+	}
+	fputc('\'', f);
+}
+
 static int plot_script(const char *gp, const char *dat, const char *png,
 		       const struct sweep_cfg *c)
 {
@@ -229,8 +245,10 @@ static int plot_script(const char *gp, const char *dat, const char *png,
 
 	if (!f)
 		return -1;
-	fprintf(f, "set terminal png size %u,600 noenhanced\nset output '%s'\n",
-		c->sizes.n > 1 ? 500 * c->sizes.n : 700, png);
+	fprintf(f, "set terminal png size %u,600 noenhanced\nset output ",
+		c->sizes.n > 1 ? 500 * c->sizes.n : 700);
+	gp_string(f, png);
+	fprintf(f, "\n");
 	fprintf(f, "set multiplot layout 1,%u title 'XDP receive path cost per frame, NET_RX softirq ns (median, whisker: 95%% CI), %u flow(s)'\n",
 		c->sizes.n, c->flows.v[0]);
 	fprintf(f, "set style data histogram\nset style histogram errorbars gap 1 lw 1\n");
@@ -241,11 +259,14 @@ static int plot_script(const char *gp, const char *dat, const char *png,
 	fprintf(f, "set key top left\nset xlabel 'XDP action'\nset ylabel 'ns per frame'\n");
 	for (z = 0; z < c->sizes.n; z++) {
 		fprintf(f, "set title '%u-byte frames'\nplot ", c->sizes.v[z]);
-		for (m = 0; m < c->modes.n; m++)
-			fprintf(f, "%s'%s' index %u using %u:%u:%u%s title '%s'",
-				m ? ", " : "", dat, z, 2 + 3 * m, 3 + 3 * m,
-				4 + 3 * m, m ? "" : ":xtic(1)",
+		for (m = 0; m < c->modes.n; m++) {
+			fprintf(f, "%s", m ? ", " : "");
+			gp_string(f, dat);
+			fprintf(f, " index %u using %u:%u:%u%s title '%s'", z,
+				2 + 3 * m, 3 + 3 * m, 4 + 3 * m,
+				m ? "" : ":xtic(1)",
 				sweep_mode_name(c->modes.v[m]));
+		}
 		fprintf(f, "\nunset key\n");
 	}
 	fprintf(f, "unset multiplot\n");
@@ -262,19 +283,20 @@ static int plot_script(const char *gp, const char *dat, const char *png,
 static void sweep_plot(const char *base, const struct sweep_cfg *c,
 		const struct sweep_point *pts, unsigned int n)
 {
-	char dat[512], gp[512], png[512], cmd[1200];
+	char dat[SWEEP_BASE_LEN + 8], gp[SWEEP_BASE_LEN + 8], png[SWEEP_BASE_LEN + 8];
+	const char *const argv[] = { "gnuplot", gp, NULL };
 
-	snprintf(dat, sizeof(dat), "%.400s.dat", base);
-	snprintf(gp, sizeof(gp), "%.400s.gp", base);
-	snprintf(png, sizeof(png), "%.400s.png", base);
+	snprintf(dat, sizeof(dat), "%s.dat", base);
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(png, sizeof(png), "%s.png", base);
 	if (plot_data(dat, c, pts, n) || plot_script(gp, dat, png, c))
 		return;
-	snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", gp);
-	if (cli_run_shell(cmd))
+	/* no shell: the path is one argument, whatever it holds */
+	if (cli_run_argv(argv))
 		fprintf(stderr, "xdp_sweep: gnuplot failed; the data is in %s\n",
-			dat);
+			esc_path(dat).s);
 	else
-		printf("plot: %s\n", png);
+		printf("plot: %s\n", esc_path(png).s);
 }
 
 /* 0, or 1 when a profile's files could not be written (said) */
@@ -282,7 +304,7 @@ static int sweep_write_profiles(const char *base, const char *side,
 				const struct sweep_cfg *c,
 				struct sweep_point *pts, unsigned int n)
 {
-	char prefix[600], title[300], err[ERR_LEN];
+	char prefix[SWEEP_BASE_LEN + 200], title[300], err[ERR_LEN];
 	struct prof_counts pc;
 	unsigned int i;
 	int lost = 0;
@@ -293,7 +315,7 @@ static int sweep_write_profiles(const char *base, const char *side,
 		if (!p->prof)
 			continue;
 		prof_data_counts(p->prof, &pc);
-		snprintf(prefix, sizeof(prefix), "%.400s%s-profile-%s-%s-%uB-%ufl",
+		snprintf(prefix, sizeof(prefix), "%s%s-profile-%s-%s-%uB-%ufl",
 			 base, side, xdp_action_name(p->action),
 			 sweep_mode_name(p->skb_mode), p->size, p->flows);
 		snprintf(title, sizeof(title), "xdp_sweep %s %s %u B %u flow%s: CPU %d, %s at %u Hz, %llu measured window%s",
@@ -364,7 +386,7 @@ int sweep_report(const struct sweep_report_opts *o,
 	};
 	const bool ab = o->nsides == 2;
 	struct cmp_verdict v;
-	char path[2][512];
+	char path[2][SWEEP_BASE_LEN + 8];
 	unsigned int sd;
 	int ret = 0, lost = 0;
 
@@ -380,7 +402,7 @@ int sweep_report(const struct sweep_report_opts *o,
 					 o->sw[sd].pts, o->sw[sd].n);
 		if (ret) {
 			fprintf(stderr, "xdp_sweep: writing %s: %s\n",
-				path[sd], strerror(-ret));
+				esc_path(path[sd]).s, strerror(-ret));
 			return 1;
 		}
 	}
@@ -391,8 +413,8 @@ int sweep_report(const struct sweep_report_opts *o,
 		fflush(stdout);
 		if (cmp_files(path[0], path[1], &co, &v) || fflush(stdout))
 			ret = 1;
-		printf("\n%s\n", path[0]);
+		printf("\n%s\n", esc_path(path[0]).s);
 	}
-	printf("%s\n", path[ab]);
+	printf("%s\n", esc_path(path[ab]).s);
 	return ret ?: lost;
 }

@@ -15,7 +15,7 @@ struct sweep_report_opts {
 	struct sweep_side sw[2];	/* A, and B of an A/B */
 	unsigned int nsides;
 	unsigned int nxdp;		/* XDP points a side */
-	char base[400];			/* BASE.json, BASE-a.json, BASE.png, ... */
+	char base[SWEEP_BASE_LEN];	/* BASE.json, BASE-a.json, BASE.png, ... */
 	bool plot;
 	double level;			/* A/B: the comparison's */
 };

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,15 +300,36 @@ static void rows_json(struct json *j, const struct sweep_cfg *cfg,
 	json_end_array(j);
 }
 
-void sweep_result_name(const char *dir, char *started, size_t slen,
-		       char *base, size_t blen)
+int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
+		      char base[SWEEP_BASE_LEN])
 {
+	char stamp[32], claim[SWEEP_BASE_LEN + 8];
 	time_t now = time(NULL);
-	char stamp[32];
+	unsigned int k;
+	int fd;
 
+	if (strlen(dir) > SWEEP_OUT_MAX)
+		return -ENAMETOOLONG;
 	strftime(started, slen, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
-	snprintf(base, blen, "%.300s/sweep-%s", dir, stamp);
+	for (k = 1; k < 100; k++) {
+		if (k == 1)
+			snprintf(base, SWEEP_BASE_LEN, "%s/sweep-%s", dir, stamp);
+		else
+			snprintf(base, SWEEP_BASE_LEN, "%s/sweep-%s-%u", dir,
+				 stamp, k);
+		snprintf(claim, sizeof(claim), "%s%s.json", base,
+			 ab ? "-a" : "");
+		fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
 }
 
 int sweep_result_write(const char *path, const struct sweep_result_info *in,

@@ -22,9 +22,20 @@ struct sweep_result_info {
 	double ghz;
 };
 
-/* A result begun now: started (ISO 8601, UTC), BASE (DIR/sweep-STAMP) */
-void sweep_result_name(const char *dir, char *started, size_t slen,
-		       char *base, size_t blen);
+/* --out's length at most, and room for BASE (DIR/sweep-STAMP[-K]) */
+#define SWEEP_OUT_MAX	300
+#define SWEEP_BASE_LEN	(SWEEP_OUT_MAX + 32)
+
+/*
+ * A result begun now: started (ISO 8601, UTC), and BASE (DIR/sweep-STAMP,
+ * or DIR/sweep-STAMP-K when another run took that name in the same second)
+ * of SWEEP_BASE_LEN bytes.  The name is claimed by making its first file,
+ * BASE.json or (ab) BASE-a.json, empty and exclusively (O_EXCL): two runs
+ * never get one name.  0, or -errno (-ENAMETOOLONG for a DIR longer than
+ * SWEEP_OUT_MAX).
+ */
+int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
+		      char base[SWEEP_BASE_LEN]);
 int sweep_result_write(const char *path, const struct sweep_result_info *in,
 		       const struct sweep_cfg *c, const struct sweep_point *pts,
 		       unsigned int n);

@@ -41,9 +41,11 @@ static bool stopping(void)
 	return stop_test && stop_test();
 }
 
-int xenv_run(char *out, size_t outlen, const char *const argv[])
+/* xenv_run(), with the wait status in *status (valid when it returns >= 0) */
+static int run_status(char *out, size_t outlen, const char *const argv[],
+		      int *status)
 {
-	int pfd[2], status;
+	int pfd[2];
 	bool killed = false;
 	size_t used = 0;
 	ssize_t n;
@@ -94,12 +96,20 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 	if (out && outlen)
 		out[used] = '\0';
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(pid, status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
 	if (killed)
 		return -EINTR;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return WIFEXITED(*status) ? WEXITSTATUS(*status) :
+				    128 + WTERMSIG(*status);
+}
+
+int xenv_run(char *out, size_t outlen, const char *const argv[])
+{
+	int status;
+
+	return run_status(out, outlen, argv, &status);
 }
 
 /* Run a command; on failure describe it and what it printed in err */
@@ -107,9 +117,9 @@ static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 {
 	char out[XSK_ERRLEN / 2] = "", cmd[XSK_ERRLEN / 2] = "";
 	size_t i, n = 0;
-	int ret;
+	int ret, st;
 
-	ret = xenv_run(out, sizeof(out), argv);
+	ret = run_status(out, sizeof(out), argv, &st);
 	if (!ret)
 		return 0;
 	for (i = 0; argv[i] && n < sizeof(cmd); i++)
@@ -124,7 +134,11 @@ static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 		return xsk_errf(err, ret, "'%s' could not run", cmd);
 	out[strcspn(out, "\n")] = '\0';
 	/* what it printed says why: no errno text after it */
-	if (out[0])
+	if (WIFSIGNALED(st))
+		xsk_errf(err, 0, "'%s' was killed by signal %d (%s)%s%s", cmd,
+			 WTERMSIG(st), strsignal(WTERMSIG(st)),
+			 out[0] ? ": " : "", out);
+	else if (out[0])
 		xsk_errf(err, 0, "'%s' failed: %s", cmd, out);
 	else
 		xsk_errf(err, 0, "'%s' failed with status %d, saying nothing",

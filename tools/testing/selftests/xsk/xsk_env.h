@@ -130,7 +130,7 @@ int xenv_reap_stale(void);
 
 /*
  * Run a command (argv[0] looked up in PATH); output goes to out if given.
- * Its exit status, 128 when a signal ended it, or -errno; -EINTR when the
+ * Its exit status, 128 + the signal when one ended it, or -errno; -EINTR when the
  * stop test (xenv_stop_test()) said stop while it ran, the command then
  * killed with its process group.
  */
