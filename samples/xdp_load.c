@@ -67,8 +67,10 @@ struct rtt {
 #define NOTES \
 	"\nThe report is a line on stderr; --record FILE writes it for a script,\n" \
 	"one line of TAB-separated fields: foreign steal disturbed seconds\n" \
-	"rtt_before rtt_after (fractions of one CPU; disturbed 0 or 1; the round\n" \
-	"trips in ns, '-' when not taken).  A run is disturbed by foreign load\n" \
+	"rtt_before rtt_after busy (fractions of one CPU; disturbed 0 or 1; the\n" \
+	"round trips in ns, '-' when not taken; busy: each CPU's busy share of\n" \
+	"the window from /proc/stat, comma-separated from CPU 0, 0..1).\n" \
+	"A run is disturbed by foreign load\n" \
 	"or when the round trips differ by more than --max-rtt-change: a\n" \
 	"round trip that could not be measured (the CPU stayed busy for a\n" \
 	"second) is said on stderr and disturbs nothing.  Only descendants that have\n" \
@@ -239,8 +241,14 @@ static int report(const struct load_report *r, const struct rtt *t,
 	/* a window too short to judge is none a script may take as quiet */
 	fprintf(f, "%.4f\t%.4f\t%d\t%.3f", r->worst_frac, steal,
 		strcmp(v, "quiet") != 0, secs);
-	fprintf(f, "\t%s\t%s\n", cli_num_text(t->before, 0).s,
+	fprintf(f, "\t%s\t%s\t", cli_num_text(t->before, 0).s,
 		cli_num_text(t->after, 0).s);
+	/* each CPU's busy share: which one a run saturated */
+	for (c = 0; c < r->ncpus; c++)
+		fprintf(f, "%s%.3f", c ? "," : "",
+			r->window_ns > 0 ?
+			fmin(1, r->cpu[c].busy_ns / r->window_ns) : 0);
+	fputc('\n', f);
 	ret = cli_file_close(f);
 	if (ret) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n",

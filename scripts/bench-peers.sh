@@ -34,7 +34,9 @@
 # Parts 2, 4 and 5 also count what reached veth0 (its rx_queue_*_xdp_packets,
 # every second, alike for both sides) and say which side was the limit: a
 # receiver that took 97% of it or more kept up, and when both did, both
-# rates are the kernel side's (the generator and the NAPI on CPU 0).
+# rates are the kernel side's (the generator and the NAPI on CPU 0).  Every
+# part gives each side's busy share of CPU 0 and CPU 1 over its runs
+# (xdp_load's /proc/stat figures) and names the saturated ones.
 #
 # RUNS (default 5): alternating runs of each side (ours, peer, ours, ...).
 # PARTS="2 4" runs only those parts (default: all); MODES="poll" runs
@@ -290,7 +292,7 @@ if [ "${1:-}" = "--inside" ]; then
 	# run SIDE PARSER PAIR...: one run of a side, redone while disturbed
 	# (at most max_retries times); its record
 	run() {
-		local side=$1 parse=$2 try=0 rate foreign steal disturbed rtt0 rtt1 dev
+		local side=$1 parse=$2 try=0 rate foreign steal disturbed rtt0 rtt1 dev busy
 		shift 2
 		while :; do
 			: >"$PEERS_TMP/dev"
@@ -299,14 +301,14 @@ if [ "${1:-}" = "--inside" ]; then
 				2>"$PEERS_TMP/load.txt" || true
 			rate=$("$parse" "$PEERS_TMP/out")
 			dev=$(dev_rx "$PEERS_TMP/dev")
-			IFS=$'\t' read -r foreign steal disturbed _ rtt0 rtt1 <"$PEERS_TMP/load" ||
+			IFS=$'\t' read -r foreign steal disturbed _ rtt0 rtt1 busy <"$PEERS_TMP/load" ||
 				die "no load record: $(cat "$PEERS_TMP/load.txt")"
 			[ -n "$rate" ] || tail -n 3 "$PEERS_TMP/out" >&2
-			echo "   $side: ${rate:-no figure} ${unit:-pps}${dev:+, $dev pps reached veth0}, foreign load $foreign of a CPU, line round trip $rtt0 -> $rtt1 ns$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
+			echo "   $side: ${rate:-no figure} ${unit:-pps}${dev:+, $dev pps reached veth0}, foreign load $foreign of a CPU, CPUs busy ${busy:-?}, line round trip $rtt0 -> $rtt1 ns$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
 			[ "$disturbed" = 1 ] && [ $try -lt $max_retries ] || break
 			try=$((try + 1))
 		done
-		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try" "${rtt0:--}" "${rtt1:--}" "${dev:--}"
+		r run "$side" "${rate:--}" "$foreign" "$steal" "$disturbed" "$try" "${rtt0:--}" "${rtt1:--}" "${dev:--}" "${busy:--}"
 	}
 
 	part 1 && {

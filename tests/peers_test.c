@@ -263,9 +263,9 @@ TEST(bad_records)
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t2\t0\n",
 		  "rec:3: disturbed is neither 0 nor 1: '2'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\n",
-		  "rec:3: run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]: 'run'" },
+		  "rec:3: run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED [BUSY]]]: 'run'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\n",
-		  "rec:3: run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]: 'run'" },
+		  "rec:3: run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED [BUSY]]]: 'run'" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t400\tfast\n",
 		  "rec:3: line round trip: 'fast' is not a number in 1..1000000000 ns (or -: not taken)" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t0\t400\n",
@@ -304,6 +304,10 @@ TEST(bad_records)
 		  "rec:4: cpu-ns: '1e-10' is not a number in 1..1000000000 ns of CPU per frame (or 0 or -: none)" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t-\t-\tmany\n",
 		  "rec:3: offered: 'many' is not a number in 1..1000000000 frames/s (or -: not taken)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t-\t-\t-\t1.000,1.2\n",
+		  "rec:3: busy: '1.2' is not a number in 0..1 (a CPU's share; comma-separated, or -: not taken)" },
+		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t-\t-\t-\t0.5,,1\n",
+		  "rec:3: busy: '' is not a number in 0..1 (a CPU's share; comma-separated, or -: not taken)" },
 	};
 	struct peers_bench *b = calloc(1, sizeof(*b));
 	char err[ERR_LEN];
@@ -328,10 +332,10 @@ TEST(bad_records)
 static const char limit_records[] =
 	"part\t4\tAF_XDP rxdrop\n"
 	"cmp\tspin\txdpsock\txdp-bench xsk-drop\n"
-	"run\tours\t3980000\t0\t0\t0\t0\t-\t-\t4000000\n"
-	"run\tpeer\t3920000\t0\t0\t0\t0\t-\t-\t4000000\n"
-	"run\tours\t3980000\t0\t0\t0\t0\t-\t-\t4000000\n"
-	"run\tpeer\t3920000\t0\t0\t0\t0\t-\t-\t4000000\n"
+	"run\tours\t3980000\t0\t0\t0\t0\t-\t-\t4000000\t1.000,0.990\n"
+	"run\tpeer\t3920000\t0\t0\t0\t0\t-\t-\t4000000\t0.990,0.400\n"
+	"run\tours\t3980000\t0\t0\t0\t0\t-\t-\t4000000\t0.980,0.970,0.1\n"
+	"run\tpeer\t3920000\t0\t0\t0\t0\t-\t-\t4000000\t0.970,0.600\n"
 	"cmp\tpoll\txdpsock\txdp-bench xsk-drop\n"
 	"run\tours\t3000000\t0\t0\t0\t0\t-\t-\t4000000\n"
 	"run\tpeer\t4000000\t0\t0\t0\t0\t-\t-\t4000000\n"
@@ -369,8 +373,11 @@ TEST(limit)
 	EXPECT_NE(NULL, strstr(text, "limit: both at the kernel's: xdpsock took 99.5%, xdp-bench xsk-drop 98.0% of what reached the device"));
 	EXPECT_NE(NULL, strstr(text, "limit: xdpsock, which took 75.0% of what reached the device (xdp-bench xsk-drop 100.0%)"));
 	EXPECT_NE(NULL, strstr(text, "limit: both receivers: xdpsock took 50.0%, xdp-bench xsk-drop 25.0%"));
-	EXPECT_NE(NULL, strstr(text, " 3.980 (0%, 4.000)"));
 	EXPECT_EQ(1, !strstr(strstr(text, "   none "), "limit:"));
+	/* the busy shares: medians, and the saturated CPUs named */
+	EXPECT_NE(NULL, strstr(text, "busy, median: xdpsock CPU 0 99%, CPU 1 98%; xdp-bench xsk-drop CPU 0 98%, CPU 1 50%: saturated (95% or more): ours CPU 0, ours CPU 1, peer CPU 0"));
+	EXPECT_NE(NULL, strstr(text, " 3.980 (0%, 4.000, busy 100/99%)"));
+	EXPECT_EQ(1, !strstr(strstr(text, "   poll "), "busy, median"));
 	free(text);
 
 	text = printed(b, true, &len);
@@ -382,6 +389,9 @@ TEST(limit)
 							"comparisons"), 1), "limit")));
 	EXPECT_TRUE(jr_type(jr_get(jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0),
 						 "comparisons"), 3), "limit")) == JR_NULL);
+	EXPECT_EQ(0.5, jr_num(jr_at(jr_get(jr_get(jr_at(jr_get(jr_at(jr_get(doc, "parts"), 0),
+							       "comparisons"), 0), "peer"),
+					"busy_frac"), 1)));
 	jr_free(doc);
 	free(text);
 	free(b);

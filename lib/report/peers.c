@@ -13,7 +13,7 @@
 #include "peers.h"
 #include "stats.h"
 
-#define MAX_FIELDS	10
+#define MAX_FIELDS	11
 #define MAX_LINE	2047	/* bytes of a record, its newline not counted */
 
 struct reader {
@@ -76,6 +76,8 @@ static const struct range cpu_ns = { "cpu-ns", 1e9 / PEERS_MAX_PPS,
 				     " ns of CPU per frame (or 0 or -: none)" };
 static const struct range offered = { "offered", PEERS_MIN_PPS, PEERS_MAX_PPS,
 				      false, " frames/s (or -: not taken)" };
+static const struct range busy = { "busy", 0, 1, false,
+				   " (a CPU's share; comma-separated, or -: not taken)" };
 
 /*
  * A decimal number: a digit, '.' or '-' first (no blank, no sign +, no inf
@@ -311,14 +313,38 @@ static int rate(const struct reader *r, const char *s, double *v)
 	return 0;
 }
 
+/* "-", or each CPU's busy share from CPU 0, comma-separated: the first ones */
+static int rd_busy(const struct reader *r, const char *s, double *v)
+{
+	char field[PEERS_TEXT], *p, *tok;
+	unsigned int i;
+
+	for (i = 0; i < PEERS_BUSY_CPUS; i++)
+		v[i] = NAN;
+	if (!strcmp(s, "-"))
+		return 0;
+	if (copy(r, "busy", field, sizeof(field), s))
+		return -EINVAL;
+	for (i = 0, p = field; p; i++) {
+		double x;
+
+		tok = strsep(&p, ",");
+		if (number(r, &busy, tok, &x))
+			return -EINVAL;
+		if (i < PEERS_BUSY_CPUS)
+			v[i] = x;
+	}
+	return 0;
+}
+
 static int rd_run(struct reader *r, char **f, int n)
 {
 	struct peers_side *sd;
 	struct peers_run *run;
 	double t;
 
-	if (n != 7 && n != 9 && n != 10)
-		return bad(r, "run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]",
+	if (n != 7 && n != 9 && n != 10 && n != 11)
+		return bad(r, "run takes SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED [BUSY]]]",
 			   f[0]);
 	if (side_of(r, f[1], &sd))
 		return -EINVAL;
@@ -342,8 +368,10 @@ static int rd_run(struct reader *r, char **f, int n)
 	if (n >= 9 && (rtt(r, f[7], &run->rtt_before) ||
 		       rtt(r, f[8], &run->rtt_after)))
 		return -EINVAL;
-	if (n == 10 && strcmp(f[9], "-") &&
+	if (n >= 10 && strcmp(f[9], "-") &&
 	    number(r, &offered, f[9], &run->offered))
+		return -EINVAL;
+	if (rd_busy(r, n == 11 ? f[10] : "-", run->busy))
 		return -EINVAL;
 	sd->n++;
 	return 0;
@@ -487,6 +515,20 @@ static double side_took(const struct peers_side *sd)
 	return n ? stats_median(x, n) : NAN;
 }
 
+/* The median busy share of each reported CPU over the side's runs */
+static void side_busy(struct peers_side *sd)
+{
+	double x[PEERS_MAX_RUNS];
+	unsigned int i, c, n;
+
+	for (c = 0; c < PEERS_BUSY_CPUS; c++) {
+		for (i = 0, n = 0; i < sd->n; i++)
+			if (!isnan(sd->run[i].busy[c]))
+				x[n++] = sd->run[i].busy[c];
+		sd->busy[c] = n ? stats_median(x, n) : NAN;
+	}
+}
+
 /* Which side was the limit, from their shares (peers.h) */
 static enum peers_limit cmp_limit(const struct peers_cmp *c)
 {
@@ -516,6 +558,7 @@ static unsigned int side_rates(struct peers_side *sd, double *x, bool cpu_ns)
 	sd->rtt = side_rtt(sd);
 	/* at a fixed rate the figure is CPU: OFFERED shows the rate only */
 	sd->took = cpu_ns ? NAN : side_took(sd);
+	side_busy(sd);
 	sd->rated = n;
 	sd->median = sd->min = sd->max = NAN;
 	if (n) {
@@ -715,10 +758,11 @@ static void print_side_runs(const struct peers_cmp *c,
 
 	for (i = 0; i < sd->n; i++)
 		offered |= !isnan(sd->run[i].offered);
-	fprintf(f, "     %s runs (%s, foreign load%s%s):", esc_text(sd->label).s,
+	fprintf(f, "     %s runs (%s, foreign load%s%s%s):", esc_text(sd->label).s,
 		c->cpu_ns ? "CPU ns per frame" : "Mpps",
 		isnan(sd->rtt) ? "" : ", line round trip before/after ns",
-		offered ? ", Mpps at the device" : "");
+		offered ? ", Mpps at the device" : "",
+		isnan(sd->busy[0]) ? "" : ", CPU 0/1 busy");
 	for (i = 0; i < sd->n; i++) {
 		const struct peers_run *r = &sd->run[i];
 
@@ -734,9 +778,40 @@ static void print_side_runs(const struct peers_cmp *c,
 				rtt_text(r->rtt_after).s);
 		if (offered)
 			fprintf(f, ", %s", mpps_text(r->offered).s);
+		if (!isnan(r->busy[0]))
+			fprintf(f, ", busy %.0f/%.0f%%", 100 * r->busy[0],
+				100 * r->busy[1]);
 		fprintf(f, "%s)", r->disturbed ? ", DISTURBED" : "");
 	}
 	fprintf(f, "\n");
+}
+
+/* Each side's CPUs' median busy share, and the saturated ones (peers.h) */
+static void print_busy(const struct peers_cmp *c, FILE *f)
+{
+	char sat[PEERS_NR_SIDES * PEERS_BUSY_CPUS][64];
+	unsigned int k, cpu, n = 0;
+
+	if (isnan(c->side[PEERS_OURS].busy[0]) &&
+	    isnan(c->side[PEERS_PEER].busy[0]))
+		return;
+	fprintf(f, "             busy, median:");
+	for (k = 0; k < PEERS_NR_SIDES; k++) {
+		const struct peers_side *sd = &c->side[k];
+
+		fprintf(f, "%s %s", k ? ";" : "", esc_text(sd->label).s);
+		for (cpu = 0; cpu < PEERS_BUSY_CPUS; cpu++) {
+			fprintf(f, "%s CPU %u %s%%", cpu ? "," : "", cpu,
+				cli_num_text(100 * sd->busy[cpu], 0).s);
+			if (sd->busy[cpu] >= PEERS_SATURATED)
+				snprintf(sat[n++], sizeof(sat[0]), "%s CPU %u",
+					 k ? "peer" : "ours", cpu);
+		}
+	}
+	fprintf(f, ": saturated (%.0f%% or more):", 100 * PEERS_SATURATED);
+	for (k = 0; k < n; k++)
+		fprintf(f, "%s %s", k ? "," : "", sat[k]);
+	fprintf(f, "%s\n", n ? "" : " none");
 }
 
 /* Which side was the limit (peers.h), when the runs say */
@@ -824,8 +899,10 @@ static void print_cmp(const struct peers_cmp *c, FILE *f)
 				c->pair_ratio, c->pair_lo, c->pair_hi,
 				100 * c->pair_cover, c->npairs);
 	}
-	if (!c->skip[0])
+	if (!c->skip[0]) {
 		print_limit(c, f);
+		print_busy(c, f);
+	}
 	if (!c->skip[0] && (!isnan(o->rtt) || !isnan(p->rtt)))
 		fprintf(f, "             line round trip, median: %s %s ns, %s %s ns\n",
 			esc_text(o->label).s, rtt_text(o->rtt).s, esc_text(p->label).s,
@@ -881,6 +958,22 @@ void peers_print_text(const struct peers_bench *b, FILE *f)
 		print_part(&b->part[i], f);
 }
 
+/* "busy_frac": [CPU 0, CPU 1], or null when not taken */
+static void json_busy(struct json *j, const double *busy)
+{
+	unsigned int c;
+
+	json_key(j, "busy_frac");
+	if (isnan(busy[0])) {
+		json_null(j);
+		return;
+	}
+	json_begin_array(j);
+	for (c = 0; c < PEERS_BUSY_CPUS; c++)
+		json_double(j, busy[c]);
+	json_end_array(j);
+}
+
 static void json_side(struct json *j, const char *key,
 		      const struct peers_side *sd, bool cpu_ns)
 {
@@ -904,6 +997,7 @@ static void json_side(struct json *j, const char *key,
 		json_kv_double(j, "rtt_before_ns", r->rtt_before);
 		json_kv_double(j, "rtt_after_ns", r->rtt_after);
 		json_kv_double(j, "offered_pps", r->offered);
+		json_busy(j, r->busy);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -914,6 +1008,7 @@ static void json_side(struct json *j, const char *key,
 	json_kv_double(j, "max_pps", sd->max);
 	json_kv_double(j, "rtt_median_ns", sd->rtt);
 	json_kv_double(j, "took_share", sd->took);
+	json_busy(j, sd->busy);
 	/* cpu-ns: the *_pps figures are frames per CPU second (peers.h) */
 	if (cpu_ns)
 		json_kv_double(j, "median_cpu_ns", 1e9 / sd->median);

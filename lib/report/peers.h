@@ -24,7 +24,7 @@
  *                                 second, more is better) or cpu-ns (the
  *                                 receiver's CPU ns per frame at a fixed
  *                                 rate, less is better)
- *   run     SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED]]
+ *   run     SIDE FIGURE FOREIGN STEAL DISTURBED RETRIES [RTT0 RTT1 [OFFERED [BUSY]]]
  *                                 one run as kept: its figure, the part's
  *                                 unit ("-": the receiver gave none),
  *                                 foreign load and steal time as fractions
@@ -36,7 +36,10 @@
  *                                 lib/measure/line_rtt.h); the frames a
  *                                 second that reached the receiver's
  *                                 device, counted there alike for both
- *                                 sides ("-": not taken)
+ *                                 sides ("-": not taken); each CPU's busy
+ *                                 share of the run from /proc/stat, 0..1,
+ *                                 comma-separated from CPU 0 (xdp_load's;
+ *                                 "-": not taken)
  *   skip    REASON                the comparison was not made
  *
  * A cpu-ns part's figures are kept as frames per CPU second (1e9 / ns),
@@ -44,6 +47,12 @@
  * those is peer ns / ours ns, printed the other way up (ours ns / peer
  * ns, less is better), and the difference 1e9 / ours - 1e9 / peer is the
  * ns of CPU per frame ours spends more.
+ *
+ * Which CPU was saturated (runs with BUSY): each side's median busy share
+ * of CPU 0 (the generator and the NAPI in bench-peers) and CPU 1 (the
+ * receiver or sender), and those at PEERS_SATURATED or more named.  A loop
+ * that never sleeps saturates its CPU whatever it does, so the shares say
+ * most of a side that can sleep, and of CPU 0.
  *
  * Which side was the limit (runs with OFFERED, pps parts): a side that
  * took PEERS_TOOK_ALL of what reached the device or more (its runs'
@@ -89,6 +98,8 @@
 #define PEERS_MAX_PPS		1e9
 #define PEERS_MAX_INPUT		(16UL << 20)	/* bytes of records */
 #define PEERS_TOOK_ALL		0.97	/* of what reached the device: kept up */
+#define PEERS_SATURATED		0.95	/* busy share of a CPU: saturated */
+#define PEERS_BUSY_CPUS		2	/* CPUs whose busy share is reported */
 
 enum peers_side_id { PEERS_OURS, PEERS_PEER, PEERS_NR_SIDES };
 
@@ -99,6 +110,7 @@ struct peers_run {
 	unsigned int retries;
 	double rtt_before, rtt_after;	/* ns; NaN: not taken */
 	double offered;		/* frames/s at the receiver's device; NaN */
+	double busy[PEERS_BUSY_CPUS];	/* CPU 0, 1 busy share; NaN */
 };
 
 struct peers_side {
@@ -112,6 +124,7 @@ struct peers_side {
 	double rtt;			/* median round trip, ns; NaN: none */
 	double took;			/* median share of what was offered;
 					 * NaN: no run with both */
+	double busy[PEERS_BUSY_CPUS];	/* median busy share; NaN: none */
 };
 
 enum peers_limit {
