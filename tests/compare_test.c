@@ -889,7 +889,7 @@ TEST_F(cmp, out_of_memory_in_the_parser)
 	if (getenv("SANITIZED"))
 		SKIP(return, "ASan reserves terabytes: no address-space limit");
 	short_of_memory(_metadata, self, "xdp_compare", "[\"", 10000, "\"]\n",
-			20000000, "xdp_compare: out of memory reading JSON (");
+			20000000, "/long: out of memory reading JSON (");
 }
 
 /*

@@ -27,13 +27,16 @@
  * go through this one, which ends the program instead, with a message and
  * exit status 1 (atexit handlers run: the tools' lock and files go).
  */
+static const char *reading;	/* the file being read, escaped; NULL: text */
+
 static void *alloc_or_exit(size_t n)
 {
 	void *p = malloc(n);
 
 	if (!p && n) {
-		fprintf(stderr, "%s: out of memory reading JSON (%zu bytes more)\n",
-			program_invocation_short_name, n);
+		fprintf(stderr, "%s: %s%sout of memory reading JSON (%zu bytes more)\n",
+			program_invocation_short_name, reading ?: "",
+			reading ? ": " : "", n);
 		exit(1);
 	}
 	return p;
@@ -99,7 +102,9 @@ int jr_parse_file(const char *path, size_t max, struct jr_value **out,
 	if (ret)
 		goto out;
 	use_alloc();
+	reading = in.path;
 	j = json_load_callback(read_some, in.f, FLAGS, &e);
+	reading = NULL;
 	/* the parser takes a short read for the end: what ended it first */
 	ret = input_close(&in, msg);
 	if (ret) {
