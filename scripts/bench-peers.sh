@@ -36,7 +36,8 @@
 # receiver that took 97% of it or more kept up, and when both did, both
 # rates are the kernel side's (the generator and the NAPI on CPU 0).  Every
 # part gives each side's busy share of CPU 0 and CPU 1 over its runs
-# (xdp_load's /proc/stat figures) and names the saturated ones.
+# (/proc/stat each second beside the run, the median of the seconds) and
+# names the saturated ones.
 #
 # RUNS (default 5): alternating runs of each side (ours, peer, ours, ...).
 # PARTS="2 4" runs only those parts (default: all); MODES="poll" runs
@@ -165,6 +166,25 @@ dev_count() {
 			v0=$v c0=$c t0=$t
 		done' sh "$2" "$3" "$4" "$5" "${6:-}"
 }
+# busy_count N: CPU 0's and CPU 1's busy share (user, nice, system, irq,
+# softirq of /proc/stat, as lib/measure/cpustat.h counts busy) each second
+# for N seconds: "busy B0,B1" lines; /proc/stat's 10 ms units are 1% of a
+# second
+busy_count() {
+	local n=$1 i a b
+	snap() { awk '$1 == "cpu0" || $1 == "cpu1" { b = $2 + $3 + $4 + $7 + $8
+		printf "%s %s ", b, b + $5 + $6 + $9 }' /proc/stat; }
+	a=$(snap)
+	for ((i = 0; i < n; i++)); do
+		sleep 1
+		b=$(snap)
+		awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ")
+			d0 = y[2] - x[2]; d1 = y[4] - x[4]
+			printf "busy %.3f,%.3f\n", d0 ? (y[1] - x[1]) / d0 : 0,
+				d1 ? (y[3] - x[3]) / d1 : 0 }'
+		a=$b
+	done
+}
 # Frames the peer's program dropped (what reached veth1), per second, for
 # SECS seconds: "peer N pps" lines (parts 6 and 7 count there, on both
 # sides alike)
@@ -198,22 +218,28 @@ pair() {
 			"$XDP_ENV_DUT_IF" >"$PEERS_TMP/out" 2>&1 &
 		g=$!
 		sleep 0.5
+		busy_count "$secs" >"$PEERS_TMP/busy" 2>&1 &
+		x=$!
 		"tg_$1"
-		wait $g || true ;;
+		wait $x $g || true ;;
 	fwd|tx)
 		[ "$what" = tx ] || { tg_ours & g=$!; sleep 0.5; }
 		peer_count "$secs" >"$PEERS_TMP/out" 2>&1 &
 		x=$!
+		busy_count "$secs" >"$PEERS_TMP/busy" 2>&1 &
+		y=$!
 		"$@" >"$PEERS_TMP/cmd.out" 2>&1 || true
-		wait $x ${g:-} || true ;;
+		wait $x $y ${g:-} || true ;;
 	rx)
 		tg_ours &
 		g=$!
 		sleep 0.5
 		dev_offered "$secs" >"$PEERS_TMP/dev" 2>&1 &
 		x=$!
+		busy_count "$secs" >"$PEERS_TMP/busy" 2>&1 &
+		y=$!
 		"$@" >"$PEERS_TMP/out" 2>&1 || true
-		wait $x $g || true ;;
+		wait $x $y $g || true ;;
 	cpu)
 		rate=$1
 		tg_ours &
@@ -221,8 +247,10 @@ pair() {
 		sleep 0.5
 		dev_offered "$secs" "$2" >"$PEERS_TMP/dev" 2>&1 &
 		x=$!
+		busy_count "$secs" >"$PEERS_TMP/busy" 2>&1 &
+		y=$!
 		"${@:3}" >"$PEERS_TMP/out" 2>&1 || true
-		wait $x $g || true ;;
+		wait $x $y $g || true ;;
 	price)
 		# xdp_cost_price for $1 s beside xdp_rxq_info --no-cost, on CPU 1
 		secs=$(($1 + 3))
@@ -285,6 +313,14 @@ if [ "${1:-}" = "--inside" ]; then
 	# receiver's CPU ns per frame
 	dev_rx() { awk '$1 == "dev" && $3 == "pps" && $2 > 0 { print $2 }' "$1" | med; }
 	dev_cpu() { awk '$1 == "cpu" && $3 == "ns" && $2 > 0 { print $2 }' "$1" | med; }
+	# busy_count's lines: each CPU's median busy share, "B0,B1"
+	busy_med() {
+		local c0 c1
+		c0=$(awk '$1 == "busy" { split($2, b, ","); print b[1] * 1000 }' "$1" | med)
+		c1=$(awk '$1 == "busy" { split($2, b, ","); print b[2] * 1000 }' "$1" | med)
+		[ -n "$c0" ] && [ -n "$c1" ] &&
+			awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.3f,%.3f\n", a / 1000, b / 1000 }'
+	}
 	xdpsock_rx() {
 		awk '{ for (i = 1; i + 2 <= NF; i++)
 			if ($i == "rx" && $(i + 2) == "pps" && $(i + 1) > 0) print $(i + 1) }' "$1" | med
@@ -296,12 +332,14 @@ if [ "${1:-}" = "--inside" ]; then
 		shift 2
 		while :; do
 			: >"$PEERS_TMP/dev"
+			: >"$PEERS_TMP/busy"
 			"$bin/xdp_load" --max-foreign "$max_foreign" \
 				--record "$PEERS_TMP/load" -- "$0" --pair "$@" \
 				2>"$PEERS_TMP/load.txt" || true
 			rate=$("$parse" "$PEERS_TMP/out")
 			dev=$(dev_rx "$PEERS_TMP/dev")
-			IFS=$'\t' read -r foreign steal disturbed _ rtt0 rtt1 busy <"$PEERS_TMP/load" ||
+			busy=$(busy_med "$PEERS_TMP/busy")
+			IFS=$'\t' read -r foreign steal disturbed _ rtt0 rtt1 _ <"$PEERS_TMP/load" ||
 				die "no load record: $(cat "$PEERS_TMP/load.txt")"
 			[ -n "$rate" ] || tail -n 3 "$PEERS_TMP/out" >&2
 			echo "   $side: ${rate:-no figure} ${unit:-pps}${dev:+, $dev pps reached veth0}, foreign load $foreign of a CPU, CPUs busy ${busy:-?}, line round trip $rtt0 -> $rtt1 ns$([ "$disturbed" = 1 ] && echo ", disturbed")" >&2
