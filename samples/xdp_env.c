@@ -144,6 +144,7 @@ int main(int argc, char **argv)
 		/* Not an orphan using a pair that the next run removes */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 			_exit(128 + SIGTERM);
+		cli_exec_prep();
 		execvp(argv[1], argv + 1);
 		fprintf(stderr, "xdp_env: '%s': %s\n", esc_text(argv[1]).s,
 			strerror(errno));

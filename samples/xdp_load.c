@@ -36,6 +36,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
+#include "cli.h"
 #include "cpustat.h"
 #include "esc.h"
 #include "measure.h"
@@ -152,8 +153,10 @@ static int run(char **argv)
 	if (!child) {
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 			_exit(128 + SIGTERM);
+		cli_exec_prep();
 		execvp(argv[0], argv);
-		fprintf(stderr, TOOL ": %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, TOOL ": '%s': %s\n", esc_text(argv[0]).s,
+			strerror(errno));
 		_exit(127);
 	}
 	/* no SA_RESTART: a signal ends waitpid() and is passed on */

@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "cli.h"
+#include "esc.h"
 #include "opts.h"
 #include "flamegraph.h"
 #include "measure.h"
@@ -240,7 +241,7 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 			   "               ");
 		if (po->written)
 			printf("               folded stacks %s, flame graph %s\n",
-			       po->folded, po->svg);
+			       esc_path(po->folded).s, esc_path(po->svg).s);
 	}
 }
 

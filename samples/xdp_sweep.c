@@ -102,7 +102,7 @@ static const struct opt rows[] = {
 	OPTS_COUNT(struct config, s.count,
 		   "counted runs of exactly N frames (no duration; with --warmup > 0 the first runs per point are not recorded: until one loses nothing, paced one more)"),
 	OPTS_RATE(struct config, s.rate,
-		  "pace the generator: one frame per BPF_PROG_RUN call, at most PPS a second; without it, batches"),
+		  "pace the generator at PPS frames a second (up to 50000 one BPF_PROG_RUN call a frame, faster the program paces within one call: trafficgen.rst); without it, as fast as it goes"),
 	{ SW_ROW(OPT_FUNC, "devs", 0, s.dev, "DUT,PEER",
 		 "two connected interfaces (a NIC pair) instead of the veth pair; points then run one after another"),
 	  .set = parse_devs },

@@ -479,7 +479,8 @@ static void profile_text(const struct xskb_result *r)
 			   profile_ns(r, i), "                  ");
 		if (prof_out.written[i])
 			printf("                  folded stacks %s, flame graph %s\n",
-			       prof_out.folded[i], prof_out.svg[i]);
+			       esc_path(prof_out.folded[i]).s,
+			       esc_path(prof_out.svg[i]).s);
 	}
 }
 

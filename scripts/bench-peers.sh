@@ -651,21 +651,48 @@ case $runs in ''|*[!0-9]*|0*) die_status=2 die "RUNS: '$runs' is not a whole num
 case $secs in ''|*[!0-9]*|0*) die_status=2 die "SECS: '$secs' is not a whole number in 3..600" ;; esac
 [ "$secs" -ge 3 ] && [ "$secs" -le 600 ] ||
 	die_status=2 die "SECS: '$secs' is not a whole number in 3..600"
+# shown W: W for a message, its control bytes as ^X (cat -v)
+shown() { printf '%s' "$1" | cat -v; }
+# words VAR: $VAR's words (split at spaces, tabs and newlines, never
+# globbed), each once, back into VAR joined by one space and exported, so
+# that the checks below and the parts' selection see the same words; a
+# word given twice is refused
+words() {
+	local -a ws
+	local w seen=" "
+	set -f
+	# shellcheck disable=SC2206 # splitting is the point, globbing is off
+	ws=(${!1:-})
+	set +f
+	for w in "${ws[@]}"; do
+		[[ "$seen" != *" $w "* ]] ||
+			die_status=2 die "$1: '$(shown "$w")' is given twice"
+		seen+="$w "
+	done
+	printf -v "$1" '%s' "${ws[*]}"
+	export "${1?}"
+}
 # only_of VAR WHAT WHATS ALL: each word of $VAR is one of ALL, or exit 2
 only_of() {
 	local w
+	words "$1"
+	set -f
 	for w in ${!1:-}; do
 		[[ " $4 " == *" $w "* ]] ||
-			die_status=2 die "$1: '$w' is not a $2 (the $3: $4)"
+			die_status=2 die "$1: '$(shown "$w")' is not a $2 (the $3: $4)"
 	done
+	set +f
 }
 only_of PARTS part parts "$all_parts"
 only_of MODES "receive mode" modes "$all_modes"
+words RATES
+set -f
 for w in ${RATES:-}; do
-	case $w in ''|*[!0-9]*|0*) die_status=2 die "RATES: '$w' is not a whole number in 1000..10000000" ;; esac
+	case $w in ''|*[!0-9]*|0*) die_status=2 die "RATES: '$(shown "$w")' is not a whole number in 1000..10000000" ;; esac
 	[ "$w" -ge 1000 ] && [ "$w" -le 10000000 ] ||
 		die_status=2 die "RATES: '$w' is not a whole number in 1000..10000000"
 done
+set +f
 [ "$runs" -ge 3 ] || say "RUNS $runs: no confidence intervals (they need 3 runs a side)"
 
 [ "$(id -u)" -eq 0 ] || die "needs root"

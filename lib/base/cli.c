@@ -175,6 +175,11 @@ static int wait_group(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+void cli_exec_prep(void)
+{
+	signal(SIGPIPE, SIG_DFL);
+}
+
 /* argv in a process group of its own (cli_run_shell(), cli_run_argv()) */
 static int run_group(const char *const argv[])
 {
@@ -188,6 +193,7 @@ static int run_group(const char *const argv[])
 	if (!pid) {
 		/* a group of its own: its children go with it */
 		setpgid(0, 0);
+		cli_exec_prep();
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);

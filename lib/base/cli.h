@@ -40,6 +40,12 @@ int cli_exit_status(int ret);
 int cli_run_shell(const char *cmd);
 
 /*
+ * In a child about to exec the user's command: the signal dispositions
+ * the tools change (SIGPIPE ignored, opts_parse()) back to the default
+ */
+void cli_exec_prep(void);
+
+/*
  * The same without a shell: argv[0] looked up in PATH, the arguments
  * passed as they are (a path with a quote in it stays a path)
  */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -351,6 +352,13 @@ int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 	int i, n = 0, ret = 0;
 	bool only_args = false;
 
+	/*
+	 * Every tool parses here first: a report written into a pipe whose
+	 * reader left is a lost report (EPIPE: said, exit 1 by cli_finish()),
+	 * not a death by SIGPIPE.  What the tools exec for the user gets the
+	 * default back (cli_exec_prep()).
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (t->cfg_size)
 		defaults = malloc(t->cfg_size);
 	if (defaults)

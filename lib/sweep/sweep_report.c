@@ -280,23 +280,49 @@ static int plot_script(const char *gp, const char *dat, const char *png,
  * 9000-byte costs are both readable.  Labels are literal (noenhanced:
  * gnuplot's enhanced text would turn XDP_DROP into XDP with a subscript).
  */
-static void sweep_plot(const char *base, const struct sweep_cfg *c,
-		const struct sweep_point *pts, unsigned int n)
+/*
+ * 0, or 1 when a file of the plot could not be made (said): a lost plot
+ * is exit 1, as a lost profile is.  gnuplot not there or failing is said
+ * and is not an error of the run: the data stays.
+ */
+static int sweep_plot(const char *base, const struct sweep_cfg *c,
+		      const struct sweep_point *pts, unsigned int n)
 {
 	char dat[SWEEP_BASE_LEN + 8], gp[SWEEP_BASE_LEN + 8], png[SWEEP_BASE_LEN + 8];
 	const char *const argv[] = { "gnuplot", gp, NULL };
+	const char *bad = NULL;
+	FILE *f;
+	int e;
 
+	errno = 0;
 	snprintf(dat, sizeof(dat), "%s.dat", base);
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	snprintf(png, sizeof(png), "%s.png", base);
-	if (plot_data(dat, c, pts, n) || plot_script(gp, dat, png, c))
-		return;
+	/*
+	 * gnuplot follows a symlink at the image's name: the image is made
+	 * here first, a regular file of ours (cli_open_out()), and gnuplot
+	 * writes into it
+	 */
+	f = cli_open_out(png);
+	e = f ? -cli_file_close(f) : errno;
+	if (e)
+		bad = png;
+	else if (plot_data(dat, c, pts, n))
+		bad = dat;
+	else if (plot_script(gp, dat, png, c))
+		bad = gp;
+	if (bad) {
+		fprintf(stderr, "xdp_sweep: the plot is lost: %s (%s)\n",
+			esc_path(bad).s, strerror(e ?: errno ?: EIO));
+		return 1;
+	}
 	/* no shell: the path is one argument, whatever it holds */
 	if (cli_run_argv(argv))
 		fprintf(stderr, "xdp_sweep: gnuplot failed; the data is in %s\n",
 			esc_path(dat).s);
 	else
 		printf("plot: %s\n", esc_path(png).s);
+	return 0;
 }
 
 /* 0, or 1 when a profile's files could not be written (said) */
@@ -355,7 +381,7 @@ static void sweep_print_profiles(const struct sweep_cfg *c,
 			   "  ");
 		if (p->prof_written)
 			printf("  folded stacks %s\n  flame graph   %s\n",
-			       p->folded, p->svg);
+			       esc_path(p->folded).s, esc_path(p->svg).s);
 	}
 }
 
@@ -407,7 +433,8 @@ int sweep_report(const struct sweep_report_opts *o,
 		}
 	}
 	if (o->plot && !ab && o->nxdp)
-		sweep_plot(o->base, o->sw[0].cfg, o->sw[0].pts, o->sw[0].n);
+		lost |= sweep_plot(o->base, o->sw[0].cfg, o->sw[0].pts,
+				   o->sw[0].n);
 	if (ab) {
 		printf("\n");
 		fflush(stdout);

@@ -16,11 +16,13 @@
 #include "json.h"
 #include "profile.h"
 #include "sweep_result.h"
+#include "xsk_env.h"
 #include "xskb_json.h"
 
 static void env_json(struct json *j, double ghz, const struct sweep_cfg *cfg)
 {
 	char model[256] = "unknown", line[512], cfghash[80] = "unknown";
+	const char *const sh[] = { "/bin/sh", "-c", line, NULL };
 	struct utsname u;
 	FILE *f;
 
@@ -39,19 +41,20 @@ static void env_json(struct json *j, double ghz, const struct sweep_cfg *cfg)
 	}
 	if (f)
 		fclose(f);
-	/* The running kernel's config, as far as it can be found */
+	/*
+	 * The running kernel's config, as far as it can be found; by
+	 * xenv_run(), whose wait a stop ends (the pipeline killed, its
+	 * group with it): a stuck zcat or sha256sum does not hold the tool
+	 */
 	snprintf(line, sizeof(line),
 		 "{ zcat /proc/config.gz 2>/dev/null || cat /boot/config-%s 2>/dev/null; } | sha256sum | cut -c1-64",
 		 u.release);
-	f = popen(line, "r");
-	if (f) {
-		if (fgets(cfghash, sizeof(cfghash), f))
-			cfghash[strcspn(cfghash, "\n")] = '\0';
-		pclose(f);
-	}
-	/* sha256 of nothing: no config to be found */
-	if (!strncmp(cfghash, "e3b0c44298fc1c149afbf4c8996fb924", 32))
+	if (xenv_run(cfghash, sizeof(cfghash), sh) ||
+	    strlen(cfghash) != 65 || cfghash[64] != '\n' ||
+	    /* sha256 of nothing: no config to be found */
+	    !strncmp(cfghash, "e3b0c44298fc1c149afbf4c8996fb924", 32))
 		snprintf(cfghash, sizeof(cfghash), "unknown");
+	cfghash[strcspn(cfghash, "\n")] = '\0';
 
 	json_key(j, "env");
 	json_begin_object(j);
