@@ -368,6 +368,7 @@ int main(int argc, char **argv)
 	}
 	ret = 1;
 	info.ghz = tsc_ghz_measure(200);
+	sweep_config_hash(info.cfghash);
 	ro.nsides = side[0].ab ? 2 : 1;
 	ro.plot = !side[0].no_plot;
 	ro.level = side[0].level;

@@ -178,6 +178,7 @@ static int wait_group(pid_t pid)
 void cli_exec_prep(void)
 {
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 }
 
 /* argv in a process group of its own (cli_run_shell(), cli_run_argv()) */

@@ -41,7 +41,8 @@ int cli_run_shell(const char *cmd);
 
 /*
  * In a child about to exec the user's command: the signal dispositions
- * the tools change (SIGPIPE ignored, opts_parse()) back to the default
+ * the tools change (SIGPIPE and SIGXFSZ ignored, opts_parse()) back to
+ * the default
  */
 void cli_exec_prep(void);
 

@@ -354,11 +354,13 @@ int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 
 	/*
 	 * Every tool parses here first: a report written into a pipe whose
-	 * reader left is a lost report (EPIPE: said, exit 1 by cli_finish()),
-	 * not a death by SIGPIPE.  What the tools exec for the user gets the
-	 * default back (cli_exec_prep()).
+	 * reader left, or past ulimit -f, is a lost report (EPIPE, EFBIG:
+	 * said, exit 1 by cli_finish() or cli_file_close()), not a death by
+	 * SIGPIPE or SIGXFSZ.  What the tools exec for the user gets the
+	 * defaults back (cli_exec_prep()).
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	if (t->cfg_size)
 		defaults = malloc(t->cfg_size);
 	if (defaults)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "esc.h"
@@ -281,6 +283,22 @@ static int plot_script(const char *gp, const char *dat, const char *png,
  * gnuplot's enhanced text would turn XDP_DROP into XDP with a subscript).
  */
 /*
+ * The image made for gnuplot, removed while it is still empty (nothing
+ * was drawn into it); whether it has content
+ */
+static bool unlink_empty(const char *png)
+{
+	struct stat st;
+
+	if (lstat(png, &st) || !S_ISREG(st.st_mode))
+		return false;
+	if (st.st_size)
+		return true;
+	unlink(png);
+	return false;
+}
+
+/*
  * 0, or 1 when a file of the plot could not be made (said): a lost plot
  * is exit 1, as a lost profile is.  gnuplot not there or failing is said
  * and is not an error of the run: the data stays.
@@ -314,14 +332,19 @@ static int sweep_plot(const char *base, const struct sweep_cfg *c,
 	if (bad) {
 		fprintf(stderr, "xdp_sweep: the plot is lost: %s (%s)\n",
 			esc_path(bad).s, strerror(e ?: errno ?: EIO));
+		if (bad != png)
+			unlink_empty(png);
 		return 1;
 	}
 	/* no shell: the path is one argument, whatever it holds */
-	if (cli_run_argv(argv))
-		fprintf(stderr, "xdp_sweep: gnuplot failed; the data is in %s\n",
-			esc_path(dat).s);
-	else
+	e = cli_run_argv(argv);
+	if (e || !unlink_empty(png)) {
+		fprintf(stderr, "xdp_sweep: gnuplot %s; the data is in %s\n",
+			e ? "failed" : "wrote no image", esc_path(dat).s);
+		unlink_empty(png);
+	} else {
 		printf("plot: %s\n", esc_path(png).s);
+	}
 	return 0;
 }
 
@@ -429,6 +452,8 @@ int sweep_report(const struct sweep_report_opts *o,
 		if (ret) {
 			fprintf(stderr, "xdp_sweep: writing %s: %s\n",
 				esc_path(path[sd]).s, strerror(-ret));
+			/* a result cut short is no result: ours, removed */
+			unlink(path[sd]);
 			return 1;
 		}
 	}

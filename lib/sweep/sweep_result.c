@@ -19,10 +19,27 @@
 #include "xsk_env.h"
 #include "xskb_json.h"
 
-static void env_json(struct json *j, double ghz, const struct sweep_cfg *cfg)
+void sweep_config_hash(char out[80])
 {
-	char model[256] = "unknown", line[512], cfghash[80] = "unknown";
+	char line[512];
 	const char *const sh[] = { "/bin/sh", "-c", line, NULL };
+	struct utsname u;
+
+	uname(&u);
+	snprintf(line, sizeof(line),
+		 "{ zcat /proc/config.gz 2>/dev/null || cat /boot/config-%s 2>/dev/null; } | sha256sum | cut -c1-64",
+		 u.release);
+	if (xenv_run(out, 80, sh) || strlen(out) != 65 || out[64] != '\n' ||
+	    /* sha256 of nothing: no config to be found */
+	    !strncmp(out, "e3b0c44298fc1c149afbf4c8996fb924", 32))
+		snprintf(out, 80, "unknown");
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void env_json(struct json *j, double ghz, const char *cfghash,
+		     const struct sweep_cfg *cfg)
+{
+	char model[256] = "unknown", line[512];
 	struct utsname u;
 	FILE *f;
 
@@ -41,21 +58,6 @@ static void env_json(struct json *j, double ghz, const struct sweep_cfg *cfg)
 	}
 	if (f)
 		fclose(f);
-	/*
-	 * The running kernel's config, as far as it can be found; by
-	 * xenv_run(), whose wait a stop ends (the pipeline killed, its
-	 * group with it): a stuck zcat or sha256sum does not hold the tool
-	 */
-	snprintf(line, sizeof(line),
-		 "{ zcat /proc/config.gz 2>/dev/null || cat /boot/config-%s 2>/dev/null; } | sha256sum | cut -c1-64",
-		 u.release);
-	if (xenv_run(cfghash, sizeof(cfghash), sh) ||
-	    strlen(cfghash) != 65 || cfghash[64] != '\n' ||
-	    /* sha256 of nothing: no config to be found */
-	    !strncmp(cfghash, "e3b0c44298fc1c149afbf4c8996fb924", 32))
-		snprintf(cfghash, sizeof(cfghash), "unknown");
-	cfghash[strcspn(cfghash, "\n")] = '\0';
-
 	json_key(j, "env");
 	json_begin_object(j);
 	json_kv_string(j, "kernel_release", u.release);
@@ -357,7 +359,7 @@ int sweep_result_write(const char *path, const struct sweep_result_info *in,
 	json_kv_string(&j, "started", in->started);
 	json_kv_bool(&j, "interrupted", in->interrupted);
 	json_kv_string(&j, "run_lock", in->run_lock);
-	env_json(&j, in->ghz, c);
+	env_json(&j, in->ghz, in->cfghash, c);
 	options_json(&j, c, stacks);
 	rows_json(&j, c, pts, n, false, in->ghz);
 	if (stacks)

@@ -20,7 +20,16 @@ struct sweep_result_info {
 	bool interrupted;
 	const char *run_lock;	/* cli_lock_state() */
 	double ghz;
+	char cfghash[80];	/* sweep_config_hash() */
 };
+
+/*
+ * The sha256 of the running kernel's config (/proc/config.gz, else
+ * /boot/config-RELEASE), or "unknown": taken before the runs, by a
+ * pipeline whose wait a stop ends (xenv_run()), so that a stop while it
+ * runs is the run's stop, and the result says interrupted
+ */
+void sweep_config_hash(char out[80]);
 
 /* --out's length at most, and room for BASE (DIR/sweep-STAMP[-K]) */
 #define SWEEP_OUT_MAX	300
