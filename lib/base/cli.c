@@ -143,7 +143,7 @@ int cli_finish_out(const char *tool, int ret, int out_err)
  * that ignores SIGTERM) gets SIGKILL too.  The group exists while any
  * member does, so its id names no other process.
  */
-static int wait_group(pid_t pid)
+static int wait_group(pid_t pid, bool reap)
 {
 	bool termed = false, killed = false;
 	int st, ms = 0;
@@ -170,7 +170,7 @@ static int wait_group(pid_t pid)
 			killed = true;
 		}
 	}
-	if (termed)
+	if (termed || reap)
 		kill(-pid, SIGKILL);	/* what outlived the leader */
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -182,7 +182,7 @@ void cli_exec_prep(void)
 }
 
 /* argv in a process group of its own (cli_run_shell(), cli_run_argv()) */
-static int run_group(const char *const argv[])
+static int run_group(const char *const argv[], bool reap)
 {
 	pid_t pid;
 
@@ -200,19 +200,20 @@ static int run_group(const char *const argv[])
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* either side may run first */
-	return wait_group(pid);
+	return wait_group(pid, reap);
 }
 
 int cli_run_shell(const char *cmd)
 {
 	const char *const argv[] = { "/bin/sh", "-c", cmd, NULL };
 
-	return run_group(argv);
+	/* the user's: what it starts on purpose may outlive it */
+	return run_group(argv, false);
 }
 
 int cli_run_argv(const char *const argv[])
 {
-	return run_group(argv);
+	return run_group(argv, true);
 }
 
 static int bad_number(const char *tool, const char *opt, const char *arg,

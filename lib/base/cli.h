@@ -47,8 +47,10 @@ int cli_run_shell(const char *cmd);
 void cli_exec_prep(void);
 
 /*
- * The same without a shell: argv[0] looked up in PATH, the arguments
- * passed as they are (a path with a quote in it stays a path)
+ * The same without a shell, for the tool's own helpers (gnuplot): argv[0]
+ * looked up in PATH, the arguments passed as they are (a path with a
+ * quote in it stays a path); whatever of its group outlives it is killed
+ * when it ends, a stop or not
  */
 int cli_run_argv(const char *const argv[]);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/types.h>
 
 #include "cli.h"
@@ -281,8 +282,10 @@ int flamegraph_svg(const char *folded, const char *svg, const char *title,
 	}
 	fputs("</svg>\n", out);
 	ret = cli_file_close(out);
-	if (ret)
+	if (ret) {
 		err_set(err, ret, "%s", esc_path(svg).s);
+		unlink(svg);	/* cut short: ours, removed */
+	}
 out:
 	node_free(root.child);
 	return ret;

@@ -735,6 +735,9 @@ int prof_data_write_folded(const struct prof_data *d, const char *path)
 		fprintf(f, "%s %llu\n", l[i].key, (unsigned long long)l[i].n);
 	ret = cli_file_close(f);
 	free(l);
+	/* a file cut short is no profile: ours, removed */
+	if (ret)
+		unlink(path);
 	return ret;
 }
 
