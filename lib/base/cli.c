@@ -139,9 +139,10 @@ int cli_finish_out(const char *tool, int ret, int out_err)
 /*
  * Wait for the leader pid of a process group; a stop (cli_stop) sends the
  * group SIGTERM, and CLI_KILL_GRACE_MS later SIGKILL if the leader is still
- * there; after a stop, whatever of the group outlived the leader (a child
- * that ignores SIGTERM) gets SIGKILL too.  The group exists while any
- * member does, so its id names no other process.
+ * there; after a stop, or always with reap (the tool's own helpers),
+ * whatever of the group outlived the leader (a child that ignores SIGTERM)
+ * gets SIGKILL too.  The group exists while any member does, so its id
+ * names no other process.
  */
 static int wait_group(pid_t pid, bool reap)
 {
