@@ -325,17 +325,24 @@ static void unclaim(const char *base, bool ab)
 		unlink(path);
 }
 
-/* Whether any run of any point of any side was measured */
-static bool measured(const struct sweep_report_opts *ro)
+/*
+ * A side none of whose runs was measured: its index, or -1 when every side
+ * has one.  Of an A/B, a side that failed throughout leaves nothing to judge.
+ */
+static int unmeasured_side(const struct sweep_report_opts *ro)
 {
 	unsigned int sd, i, k;
 
-	for (sd = 0; sd < ro->nsides; sd++)
-		for (i = 0; i < ro->sw[sd].n; i++)
-			for (k = 0; k < ro->sw[sd].cfg->repeat; k++)
-				if (ro->sw[sd].pts[i].runs[k].ok)
-					return true;
-	return false;
+	for (sd = 0; sd < ro->nsides; sd++) {
+		bool any = false;
+
+		for (i = 0; i < ro->sw[sd].n && !any; i++)
+			for (k = 0; k < ro->sw[sd].cfg->repeat && !any; k++)
+				any = ro->sw[sd].pts[i].runs[k].ok;
+		if (!any)
+			return sd;
+	}
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -352,6 +359,7 @@ int main(int argc, char **argv)
 	struct cli_lock lock;
 	unsigned int sd;
 	const char *warn;
+	int bad;
 	int ret = 1;
 
 	if (configure(argc, argv, &side[0], &side[1]))
@@ -395,10 +403,14 @@ int main(int argc, char **argv)
 	info.interrupted = cli_stop;
 	info.run_lock = cli_lock_state(&lock);
 	ret = sweep_report(&ro, &info);
-	if (!ret && !cli_stop && !measured(&ro)) {
+	bad = ret || cli_stop ? -1 : unmeasured_side(&ro);
+	if (bad >= 0 && ro.nsides == 1)
 		fprintf(stderr, "xdp_sweep: no point was measured: each failed (FAILED above; the result holds why)\n");
+	else if (bad >= 0)
+		fprintf(stderr, "xdp_sweep: side %c measured no point: each of its runs failed (FAILED above; the result holds why), so nothing is compared\n",
+			'A' + bad);
+	if (bad >= 0)
 		ret = 1;
-	}
 out:
 	/* no result written: the name's claim goes (it is still empty) */
 	if (ret)

@@ -1070,6 +1070,23 @@ TEST_F(cmp, long_path)
 	EXPECT_GT(400U, strlen(self->out)) TH_LOG("%s", self->out);
 }
 
+/*
+ * runs_ok, where the writer gave it, is the count of ok runs: a point
+ * whose runs were removed (or its count edited) is refused
+ */
+TEST_F(cmp, runs_ok_counted)
+{
+	char args[512];
+
+	ASSERT_EQ(0, replace_in(self->b, "\"runs\": [", "\"runs_ok\": 5, \"runs\": ["));
+	snprintf(args, sizeof(args), "%s %s", self->a, self->b);
+	EXPECT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	refused(self, _metadata, "\"runs_ok\": 5", "\"runs_ok\": 3",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs_ok is 3, but 5 of its runs are ok");
+	refused(self, _metadata, "\"runs_ok\": 3", "\"runs_ok\": \"5\"",
+		": not a valid sweep result: points[0] (XDP_DROP native 64B 1 flow): runs_ok is a string, not a number");
+}
+
 /* Points without ok runs on a side are counted as not judged */
 TEST_F(cmp, counts_add_up)
 {
@@ -1302,8 +1319,13 @@ TEST_F(cmp, placement)
 	EXPECT_NE(NULL, strstr(self->out, "A 400 ns, B 420 ns\n")) TH_LOG("%s", self->out);
 	EXPECT_EQ(NULL, strstr(self->out, "placed differently"));
 
-	ASSERT_EQ(0, write_sweep(self->a, &env_a, pts_a));
+	/* one side without round trips: said so, not "nan ns" */
 	ASSERT_EQ(0, write_sweep(self->b, &env_b, pts_b));
+	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "A 400 ns, B none taken\n")) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "nan")) TH_LOG("%s", self->out);
+
+	ASSERT_EQ(0, write_sweep(self->a, &env_a, pts_a));
 	ASSERT_EQ(0, compare(self, args)) TH_LOG("%s", self->out);
 	EXPECT_EQ(NULL, strstr(self->out, "placement:"));
 	ASSERT_EQ(0, compare_json(self, args, &d)) TH_LOG("%s", self->out);

@@ -300,6 +300,8 @@ TEST(bad_records)
 		  "rec:2: unit is neither pps nor cpu-ns: 'Mpps'" },
 		{ "part\t8\tx\ncmp\ta\tb\tc\nunit\tcpu-ns\n",
 		  "rec:3: unit after the part's first cmp: 'cpu-ns'" },
+		{ "part\t8\tx\nunit\tcpu-ns\nunit\tpps\n",
+		  "rec:3: unit given twice in the part: 'pps'" },
 		{ "part\t8\tx\nunit\tcpu-ns\ncmp\ta\tb\tc\nrun\tours\t1e-10\t0\t0\t0\t0\n",
 		  "rec:4: cpu-ns: '1e-10' is not a number in 1..1000000000 ns of CPU per frame (or 0 or -: none)" },
 		{ "part\t4\tx\ncmp\ta\tb\tc\nrun\tours\t1\t0\t0\t0\t0\t-\t-\tmany\n",

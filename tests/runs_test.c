@@ -354,6 +354,22 @@ TEST_F(lock, second_run_waits)
 }
 
 /*
+ * The lock's line names a pid that now runs something else (a sleep, not
+ * the tool named): the holder is not named after it
+ */
+TEST_F(lock, holder_pid_reused)
+{
+	EXPECT_EQ(124, run_cmd("exec 9>>$XDP_COST_LOCK; flock 9; sleep 30 & s=$!; "
+			       "echo \"$s xdp_sweep\" > $XDP_COST_LOCK; "
+			       "timeout 2 $BIN/xdp_trafficgen -n 1000 2>&1; rc=$?; "
+			       "kill $s; exit $rc", self->out, sizeof(self->out)))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "waiting for another measuring run (a script's, e.g. make check)"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "pid")) TH_LOG("%s", self->out);
+}
+
+/*
  * --allow-concurrent: it runs beside the first, and says it did; so does
  * the first, which held the lock, and which leaves no record of it behind
  */

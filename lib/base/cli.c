@@ -234,10 +234,10 @@ int cli_double(const char *tool, const char *opt, const char *arg, double min,
 	snprintf(range, sizeof(range), "%g..%g", min, max);
 	/*
 	 * strtod() would skip blanks and take a '+', and read hex floats
-	 * (0x1p-3): decimals only
+	 * (0x1p-3): decimals only; no sign where none is in range (-0)
 	 */
-	if ((!(*arg >= '0' && *arg <= '9') && *arg != '.' && *arg != '-') ||
-	    strpbrk(arg, "xX"))
+	if ((!(*arg >= '0' && *arg <= '9') && *arg != '.' &&
+	     (*arg != '-' || min >= 0)) || strpbrk(arg, "xX"))
 		return bad_number(tool, opt, arg, "number", range);
 	errno = 0;
 	v = strtod(arg, &end);
@@ -391,9 +391,32 @@ int cli_check_out_dir(const char *tool, const char *opt, const char *dir)
 }
 
 /*
+ * Whether process pid runs the tool: its comm (the name's first 15 bytes)
+ * is the tool's, so that a pid reused by another process is not named
+ */
+static bool runs_tool(int pid, const char *tool)
+{
+	char path[32], comm[32] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	comm[n > 0 ? n : 0] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return *comm && !strncmp(comm, tool, 15) &&
+	       strlen(comm) == (strlen(tool) < 15 ? strlen(tool) : 15);
+}
+
+/*
  * "PID TOOL" of the run that took the lock last, for the waiting message;
  * a script holding it (make check, bench-peers) writes no line, so the
- * line of a run that is gone is not the holder
+ * line of a run that is gone (or whose pid now runs something else) is
+ * not the holder
  */
 static void lock_holder(int fd, char *buf, size_t len)
 {
@@ -403,7 +426,7 @@ static void lock_holder(int fd, char *buf, size_t len)
 
 	line[n > 0 ? n : 0] = '\0';
 	if (sscanf(line, "%d %63s", &pid, tool) == 2 && pid > 0 &&
-	    !(kill(pid, 0) && errno == ESRCH))
+	    runs_tool(pid, tool))
 		snprintf(buf, len, "%s, pid %d",
 			 esc_into(shown, sizeof(shown), tool), pid);
 	else

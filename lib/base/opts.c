@@ -269,13 +269,24 @@ static int set_value(const struct opts_tool *t, const struct opt *o,
 	return 0;
 }
 
-static void mark(const struct opts_tool *t, const struct opt *o,
-		 opts_given_t *given)
+/*
+ * Note the option as given.  A list given twice is refused: the first
+ * would be dropped without a word, while one list holds every value.
+ */
+static int mark(const struct opts_tool *t, const struct opt *o,
+		opts_given_t *given)
 {
 	long i = o - t->opts;
 
-	if (i < 64)
-		*given |= 1ULL << i;
+	if (i >= 64)
+		return 0;
+	if (o->type == OPT_LIST && (*given & (1ULL << i))) {
+		fprintf(stderr, "%s: --%s given twice: give all its values in one list, separated by commas\n",
+			t->name, o->name);
+		return -EINVAL;
+	}
+	*given |= 1ULL << i;
+	return 0;
 }
 
 /* --name[=value]: the value, from the next word where it takes one */
@@ -309,7 +320,8 @@ static int long_option(const struct opts_tool *t, char **argv, int *i,
 		}
 		(*i)++;
 	}
-	mark(t, o, given);
+	if (mark(t, o, given))
+		return -EINVAL;
 	return set_value(t, o, cfg, arg);
 }
 
@@ -328,7 +340,8 @@ static int short_options(const struct opts_tool *t, char **argv, int *i,
 		}
 		if (!strcmp(o->name, "help"))
 			return 1;
-		mark(t, o, given);
+		if (mark(t, o, given))
+			return -EINVAL;
 		if (arg_kind(o) == ARG_NONE) {
 			if (set_value(t, o, cfg, NULL))
 				return -EINVAL;

@@ -246,6 +246,9 @@ static int rd_unit(struct reader *r, char **f, int n)
 		return bad(r, "unit takes KIND", f[0]);
 	if (p->ncmp)
 		return bad(r, "unit after the part's first cmp", f[1]);
+	if (p->unit_given)
+		return bad(r, "unit given twice in the part", f[1]);
+	p->unit_given = true;
 	if (strcmp(f[1], "pps") && strcmp(f[1], "cpu-ns"))
 		return bad(r, "unit is neither pps nor cpu-ns", f[1]);
 	p->cpu_ns = !strcmp(f[1], "cpu-ns");

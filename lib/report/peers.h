@@ -165,6 +165,7 @@ struct peers_part {
 	unsigned int id;
 	char title[PEERS_TEXT];
 	bool cpu_ns;			/* unit cpu-ns */
+	bool unit_given;		/* a unit line was read */
 	unsigned int nset, nnote, ncmp;
 	struct peers_setting set[PEERS_MAX_SETTINGS];
 	char note[PEERS_MAX_NOTES][PEERS_TEXT];

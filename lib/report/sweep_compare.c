@@ -474,6 +474,21 @@ static double doc_rtt(const struct sweep_doc *d)
 	return m;
 }
 
+struct rtt_text {
+	char s[24];
+};
+
+static struct rtt_text rtt_text(double ns)
+{
+	struct rtt_text t;
+
+	if (isnan(ns))
+		snprintf(t.s, sizeof(t.s), "none taken");
+	else
+		snprintf(t.s, sizeof(t.s), "%.0f ns", ns);
+	return t;
+}
+
 static void text_placement(const struct cmp *c)
 {
 	static const char *const apart[] = {
@@ -487,7 +502,9 @@ static void text_placement(const struct cmp *c)
 	if (isnan(c->rtt_a) && isnan(c->rtt_b))
 		return;
 	snprintf(s1, sizeof(s1), "placement: line round trip CPU 0-1, runs' median:");
-	snprintf(s2, sizeof(s2), "A %.0f ns, B %.0f ns", c->rtt_a, c->rtt_b);
+	/* a side without round trips (no ok run took one) says so */
+	snprintf(s2, sizeof(s2), "A %s, B %s", rtt_text(c->rtt_a).s,
+		 rtt_text(c->rtt_b).s);
 	wrap(stdout, 0, 2, seg, 2);
 	if (line_rtt_moved(c->rtt_a, c->rtt_b, LINE_RTT_MOVED))
 		wrap(stdout, 2, 2, apart, 3);

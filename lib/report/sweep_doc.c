@@ -190,10 +190,10 @@ static void need_rtt(const struct sweep_doc *s, const struct jr_value *r,
 static int check_runs(const struct sweep_doc *s, const struct jr_value *p,
 		      const char *row, bool app)
 {
-	const struct jr_value *runs = jr_get(p, "runs");
+	const struct jr_value *runs = jr_get(p, "runs"), *v;
 	double repeat = jr_num(jr_get(s->opts, "repeat"));
+	size_t k, nok = 0;
 	int err = 0;
-	size_t k;
 
 	if (!runs || jr_type(runs) != JR_ARRAY)
 		return wrong_type(s, jr_get(p, "runs"), row, "runs", "an array");
@@ -215,11 +215,19 @@ static int check_runs(const struct sweep_doc *s, const struct jr_value *p,
 		need_rtt(s, r, where, "rtt_after_ns", &err);
 		if (!ok || !jr_bool(ok))
 			continue;
+		nok++;
 		need_num(s, r, where, "ns_per_pkt", &figure, &err);
 		if (app)
 			need_num(s, r, where, "app_ns_per_pkt", &figure, &err);
 		need_num(s, r, where, "pps", &figure, &err);
 	}
+	/* the count the writer gave beside them, where it gave one */
+	v = jr_get(p, "runs_ok");
+	if (!err && v && jr_type(v) != JR_NUMBER)
+		err = wrong_type(s, v, row, "runs_ok", "a number");
+	else if (!err && v && jr_num(v) != nok)
+		err = bad(s, "%sruns_ok is %.15g, but %zu of its runs are ok",
+			  row, jr_num(v), nok);
 	return err;
 }
 

@@ -19,7 +19,7 @@
 #include "xsk_env.h"
 #include "xskb_json.h"
 
-void sweep_config_hash(char out[80])
+void sweep_config_hash(char out[SWEEP_CFGHASH_LEN])
 {
 	char line[512];
 	const char *const sh[] = { "/bin/sh", "-c", line, NULL };
@@ -29,10 +29,10 @@ void sweep_config_hash(char out[80])
 	snprintf(line, sizeof(line),
 		 "{ zcat /proc/config.gz 2>/dev/null || cat /boot/config-%s 2>/dev/null; } | sha256sum | cut -c1-64",
 		 u.release);
-	if (xenv_run(out, 80, sh) || strlen(out) != 65 || out[64] != '\n' ||
+	if (xenv_run(out, SWEEP_CFGHASH_LEN, sh) || strlen(out) != 65 || out[64] != '\n' ||
 	    /* sha256 of nothing: no config to be found */
 	    !strncmp(out, "e3b0c44298fc1c149afbf4c8996fb924", 32))
-		snprintf(out, 80, "unknown");
+		snprintf(out, SWEEP_CFGHASH_LEN, "unknown");
 	out[strcspn(out, "\n")] = '\0';
 }
 

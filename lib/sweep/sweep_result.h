@@ -14,13 +14,16 @@
 #include "sweep.h"
 #include "sweep_doc.h"
 
+/* a sha256 in hex, its newline and the NUL, with room to see a longer line */
+#define SWEEP_CFGHASH_LEN	80
+
 /* What a result says beyond its points */
 struct sweep_result_info {
 	const char *started;	/* "2026-01-01T00:00:00Z" */
 	bool interrupted;
 	const char *run_lock;	/* cli_lock_state() */
 	double ghz;
-	char cfghash[80];	/* sweep_config_hash() */
+	char cfghash[SWEEP_CFGHASH_LEN];	/* sweep_config_hash() */
 };
 
 /*
@@ -29,7 +32,7 @@ struct sweep_result_info {
  * pipeline whose wait a stop ends (xenv_run()), so that a stop while it
  * runs is the run's stop, and the result says interrupted
  */
-void sweep_config_hash(char out[80]);
+void sweep_config_hash(char out[SWEEP_CFGHASH_LEN]);
 
 /* --out's length at most, and room for BASE (DIR/sweep-STAMP[-K]) */
 #define SWEEP_OUT_MAX	300

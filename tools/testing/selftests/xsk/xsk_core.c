@@ -52,16 +52,25 @@ int xsk_mode_parse(const char *name, enum xsk_mode *mode)
 
 int xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
 {
+	char why[64] = "";
+	size_t room;
 	va_list ap;
 	int n;
 
 	if (!err)
 		return ret;
+	/* the errno's words are kept whole: a long message is cut instead */
+	if (ret < 0)
+		snprintf(why, sizeof(why), " (%s)", strerror(-ret));
+	room = XSK_ERRLEN - strlen(why);
 	va_start(ap, fmt);
-	n = vsnprintf(err, XSK_ERRLEN, fmt, ap);
+	n = vsnprintf(err, room, fmt, ap);
 	va_end(ap);
-	if (n >= 0 && n < XSK_ERRLEN && ret < 0)
-		snprintf(err + n, XSK_ERRLEN - n, " (%s)", strerror(-ret));
+	if (n < 0)
+		err[0] = '\0';
+	else if ((size_t)n >= room)
+		memcpy(err + room - 4, "...", 3);
+	strcat(err, why);
 	return ret;
 }
 

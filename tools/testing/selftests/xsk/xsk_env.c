@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,61 +43,112 @@ static bool stopping(void)
 	return stop_test && stop_test();
 }
 
-/* xenv_run(), with the wait status in *status (valid when it returns >= 0) */
+/* how often a command's output is polled for its end while it runs */
+#define RUN_POLL_MS	20
+
+/*
+ * Whether the command pid has ended (waiting for it when block), without
+ * reaping it: while it stays a zombie its pid, and so its process group's
+ * id, cannot be reused.  1, 0 or -errno (-EINTR: a signal came first).
+ */
+static int run_ended(pid_t pid, bool block)
+{
+	siginfo_t si = {};
+
+	if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)))
+		return -errno;
+	return si.si_pid == pid;
+}
+
+/*
+ * xenv_run(), with the wait status in *status (valid when it returns >= 0).
+ * The output is read until the command ends, not until the pipe's last
+ * writer closes it: something the command left behind (a child in the
+ * background) must not hold the caller.  With a stop test the command runs
+ * in a process group of its own, killed with all it started once the
+ * command has ended or the caller stops.
+ */
 static int run_status(char *out, size_t outlen, const char *const argv[],
 		      int *status)
 {
-	int pfd[2];
+	struct pollfd pfd = { .events = POLLIN };
+	size_t used = 0, after = 0;
 	bool killed = false;
-	size_t used = 0;
+	int fds[2], ended = 0;
+	char sink[256];
 	ssize_t n;
 	pid_t pid;
-	char sink[256];
 
 	if (stopping())
 		return -EINTR;
-	if (pipe2(pfd, O_CLOEXEC))
+	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	pid = fork();
 	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
+		close(fds[0]);
+		close(fds[1]);
 		return -errno;
 	}
 	if (!pid) {
 		/* a group of its own: killed with whatever it started */
 		if (stop_test)
 			setpgid(0, 0);
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	if (stop_test)
 		setpgid(pid, pid);	/* either side may run first */
-	close(pfd[1]);
+	close(fds[1]);
+	pfd.fd = fds[0];
+	/*
+	 * Until its output closes, or it has ended and what it wrote (no more
+	 * than a pipe holds) is read.  A signal the caller stops on ends
+	 * poll() and waitid() with EINTR.
+	 */
 	for (;;) {
 		char *dst = out && used + 1 < outlen ? out + used : sink;
 		size_t room = dst == sink ? sizeof(sink) : outlen - used - 1;
+		int r;
 
-		/* a signal the caller stops on ends read() with EINTR */
-		if (stopping()) {
-			kill(-pid, SIGKILL);
-			killed = true;
+		if (stopping())
 			break;
-		}
-		n = read(pfd[0], dst, room);
+		ended = ended > 0 ? ended : run_ended(pid, false);
+		r = poll(&pfd, 1, ended > 0 ? 0 : RUN_POLL_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (ended > 0 && (!r || after > (1 << 16))))
+			break;
+		if (!r)
+			continue;
+		n = read(fds[0], dst, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		if (dst != sink)
 			used += n;
+		if (ended > 0)
+			after += n;
 	}
 	if (out && outlen)
 		out[used] = '\0';
-	close(pfd[0]);
+	close(fds[0]);
+	/* output closed, yet it may still hang: a stop kills it */
+	while (ended <= 0) {
+		if (!killed && stopping()) {
+			kill(stop_test ? -pid : pid, SIGKILL);
+			killed = true;
+		}
+		ended = run_ended(pid, true);
+		if (ended < 0 && ended != -EINTR)
+			return ended;
+	}
+	/* what it left behind, in its group, goes with it */
+	if (stop_test && !killed)
+		kill(-pid, SIGKILL);
 	while (waitpid(pid, status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
@@ -110,6 +163,22 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 	int status;
 
 	return run_status(out, outlen, argv, &status);
+}
+
+/*
+ * Of what a command printed (a string of at most size - 1 bytes): its first
+ * line, control bytes shown as '?', and "..." where the buffer cut it.
+ */
+static void first_line(char *out, size_t size)
+{
+	size_t i, n = strcspn(out, "\n");
+
+	if (!out[n] && n + 1 == size && n >= 3)
+		memcpy(out + n - 3, "...", 3);
+	out[n] = '\0';
+	for (i = 0; i < n; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+			out[i] = '?';
 }
 
 /* Run a command; on failure describe it and what it printed in err */
@@ -132,7 +201,7 @@ static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 	}
 	if (ret < 0)
 		return xsk_errf(err, ret, "'%s' could not run", cmd);
-	out[strcspn(out, "\n")] = '\0';
+	first_line(out, sizeof(out));
 	/* what it printed says why: no errno text after it */
 	if (WIFSIGNALED(st))
 		xsk_errf(err, 0, "'%s' was killed by signal %d (%s)%s%s", cmd,
@@ -687,7 +756,10 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 		ret = xenv_enter(env, side);
 		if (!ret)
 			ret = xenv_wait_running(env->ifname[side]);
-		if (ret)
+		if (ret == -EINTR)
+			xsk_errf(err, 0, "%s did not come up: a signal stopped the run",
+				 env->ifname[side]);
+		else if (ret)
 			xsk_errf(err, ret, "%s did not come up",
 				 env->ifname[side]);
 		env->ifindex[side] = if_nametoindex(env->ifname[side]);
