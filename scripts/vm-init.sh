@@ -3,7 +3,8 @@
 #
 # vm-init.sh - PID 1 of the test guest (scripts/vm-run.sh): mount what a
 # read-only root needs, bring up the two igb NICs' names, run the command
-# vm-run.sh left in the shared output directory, write its exit status
+# vm-run.sh left in the shared output directory, judge the kernel log
+# (scripts/kmsg-check.sh: a splat fails the run), write the exit status
 # there, and leave with reboot(2) (QEMU -no-reboot then exits).
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
@@ -45,6 +46,15 @@ if cd "$top" && [ -f "$VM_OUT/cmd" ]; then
 	echo "vm-init: $(uname -r), $(nproc) CPUs, igb: ${VM_IGB:-none}; running: $(cat "$VM_OUT/cmd")"
 	bash "$VM_OUT/cmd"
 	rc=$?
+	# The kernel log is part of every guest run's verdict: what the
+	# command left unread in it (all of it, unless it read it itself)
+	if ! dmesg -c > "$VM_OUT/kmsg.log" 2>&1; then
+		echo "vm-init: the kernel log cannot be read: the run fails"
+		rc=1
+	elif ! "$top/scripts/kmsg-check.sh" --name "the command" "$VM_OUT/kmsg.log"; then
+		echo "vm-init: the kernel log is not clean (above; all of it in kmsg.log): the run fails"
+		[ "$rc" -ne 0 ] || rc=1
+	fi
 else
 	echo "vm-init: no command (project at '$top')" >&2
 fi

@@ -4,7 +4,11 @@
 # vm-selftests.sh - run in the test guest (by `make vm-check`): the xsk
 # kselftest suite on veth pairs, then its real-driver tests on the igb pair
 # in zero-copy mode (XSK_DEVS), each as TAP on the console and in $VM_OUT.
-# Exits non-zero when a test failed, or when the igb pair is missing.
+# The kernel log is judged after the boot and after each group
+# (scripts/kmsg-check.sh: a WARNING, BUG, KASAN, lockdep or other splat
+# fails the run, printed with the group that ran) and kept as
+# $VM_OUT/GROUP.kmsg.  Exits non-zero when a test failed, the kernel log
+# has a splat or cannot be read, or the igb pair is missing.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,14 +21,31 @@ rc=0
 [ -x "$suite" ] || die "$suite missing (make selftests)"
 echo "vm-selftests: kernel $(uname -r)"
 
+# The kernel log since the last look (read and cleared), judged as NAME's
+kcheck() {	# NAME [--boot]
+	local name=$1
+	shift
+	if ! dmesg -c > "$out/$name.kmsg" 2>&1; then
+		echo "vm-selftests: $name: the kernel log cannot be read: $(head -c 200 "$out/$name.kmsg")"
+		rc=1
+		return
+	fi
+	"$top/scripts/kmsg-check.sh" "$@" --name "$name" "$out/$name.kmsg" || {
+		echo "vm-selftests: $name: the kernel log is not clean (above; all of it in $name.kmsg): FAIL"
+		rc=1
+	}
+}
+
 run() {	# NAME ARGS...
 	local name=$1
 	shift
 	echo "vm-selftests: $name: ${XSK_DEVS:+XSK_DEVS=\"$XSK_DEVS\" }xsk_test $*"
 	"$suite" "$@" 2>&1 | tee "$out/$name.tap"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+	kcheck "$name"
 }
 
+kcheck boot --boot
 run veth
 set -- $VM_IGB
 [ $# -eq 2 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
