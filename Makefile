@@ -37,13 +37,17 @@
 # Debian's own amd64 config (-O2, SLUB, preemption, HZ, mitigations, BPF
 # JIT as users have them; no modules) instead of tinyconfig, in build/*-debian
 # directories, e.g. make KERNEL_CONFIG_BASE=debian kernel vm-check kernel-ab.
+# KERNEL_DEBUG=1 builds every kernel as a debug kernel (the tree's
+# kernel/configs/debug.config: KASAN, lockdep, kmemleak, UBSAN, DEBUG_NET;
+# scripts/debug-vm.config names what is off and why), in build/*-debug
+# directories, e.g. make KERNEL_DEBUG=1 vm-check.
 
 # The pin: scripts/kernel-pin.sh chooses it, here and in every kernel script
 PIN_FILE := $(shell KERNEL='$(KERNEL)' KERNEL_PIN_FILE='$(KERNEL_PIN_FILE)' scripts/kernel-pin.sh --file)
 ifeq ($(PIN_FILE),)
 $(error no kernel pin (KERNEL=$(KERNEL) KERNEL_PIN_FILE=$(KERNEL_PIN_FILE)): see the message above)
 endif
-export KERNEL KERNEL_PIN_FILE KERNEL_CONFIG_BASE
+export KERNEL KERNEL_PIN_FILE KERNEL_CONFIG_BASE KERNEL_DEBUG
 include $(PIN_FILE)
 
 TOP := $(CURDIR)
@@ -303,7 +307,11 @@ kernel: kernel-tree
 
 # The guest runs the host's build of the suite over the shared root
 # (-icount: QEMU's igb loses frames under TCG without it)
+ifeq ($(KERNEL_DEBUG),1)
+VM_TIMEOUT ?= 5400
+else
 VM_TIMEOUT ?= 900
+endif
 VM_OPTS ?= --icount
 vm-check: kernel selftests
 	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) -- scripts/vm-selftests.sh

@@ -12,6 +12,12 @@
 # fragments ask for one option twice, the last one counts (as in
 # merge_config.sh) and a note names the one overridden.
 #
+# KERNEL_DEBUG=1 merges the tree's kernel/configs/debug.config (KASAN,
+# lockdep, kmemleak, UBSAN, DEBUG_NET, refcount trackers, ...) and then
+# scripts/debug-vm.config after the fragments above (before
+# KERNEL_CONFIG_EXTRA): a debug kernel in its own directory
+# (build/kbuild-debug: scripts/kernel-pin.sh).
+#
 # KERNEL_CONFIG_BASE chooses what the fragments are merged over:
 #   tiny    x86_64 tinyconfig (the default): the quick test kernel, built
 #           for size (-Os, SLUB_TINY, few mitigations)
@@ -52,6 +58,13 @@ frag_xsk="$tree/tools/testing/selftests/xsk/config"
 [ -f "$frag_xsk" ] || frag_xsk="$top/tools/testing/selftests/xsk/config"
 frags=("$frag_xsk" "$top/scripts/vm.config")
 [ "$base" = tiny ] || frags+=("$top/scripts/debian-vm.config")
+# KERNEL_DEBUG=1: the tree's debug.config (what netdev's CI runs its debug
+# kernels with), then what this VM cannot bear of it, named with the reason
+if [ "${KERNEL_DEBUG:-0}" = 1 ]; then
+	[ -f "$tree/kernel/configs/debug.config" ] ||
+		die "KERNEL_DEBUG=1: $tree has no kernel/configs/debug.config"
+	frags+=("$tree/kernel/configs/debug.config" "$top/scripts/debug-vm.config")
+fi
 # KERNEL_CONFIG_EXTRA: one more fragment, last (e.g. scripts/o2.config)
 if [ -n "${KERNEL_CONFIG_EXTRA:-}" ]; then
 	[ -f "$KERNEL_CONFIG_EXTRA" ] || die "KERNEL_CONFIG_EXTRA: no such file: $KERNEL_CONFIG_EXTRA"

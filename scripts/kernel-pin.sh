@@ -31,6 +31,11 @@
 #                          directory above gets "-debian" after it
 #                          (build/kbuild-debian, build/vm-debian, ...), the
 #                          work tree stays the same
+#   KERNEL_DEBUG=1         the kernels are debug kernels (the tree's
+#                          kernel/configs/debug.config merged, then
+#                          scripts/debug-vm.config: scripts/kernel-build.sh);
+#                          every build and run directory gets "-debug"
+#                          after it (build/kbuild-debug, build/vm-debug)
 
 kernel_pin_find() {
 	local def="$top/KERNEL_PIN" v have f
@@ -79,6 +84,12 @@ case "${KERNEL_CONFIG_BASE:-tiny}" in
 tiny) kernel_bsfx="" ;;
 debian) kernel_bsfx=-debian ;;
 *) echo "KERNEL_CONFIG_BASE=$KERNEL_CONFIG_BASE: not a config base (tiny or debian)" >&2
+   exit 1 ;;
+esac
+case "${KERNEL_DEBUG:-0}" in
+0) ;;
+1) kernel_bsfx+=-debug ;;
+*) echo "KERNEL_DEBUG=$KERNEL_DEBUG: not 0 or 1" >&2
    exit 1 ;;
 esac
 kernel_dir() { echo "$top/build/$1$kernel_sfx$kernel_bsfx"; }

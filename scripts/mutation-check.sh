@@ -13,6 +13,13 @@
 #   Cost: ab (a cost bug: the exact A/B against the unmutated kernel too)
 #   Qemu: not catchable: WHY (a bug no test can catch on QEMU's igb model:
 #         listed, not run unless --all; Documentation/mutation_check.rst)
+#   Kernel: debug: WHY (only a debug kernel's log can catch it, e.g. a
+#         sleeping allocation in NAPI that DEBUG_ATOMIC_SLEEP reports:
+#         listed, not run unless KERNEL_DEBUG=1 or --all)
+#
+# A splat in the guest's kernel log (scripts/kmsg-check.sh on the log
+# vm-init.sh keeps) catches a mutant too ("kernel-log: FIRST LINE"), and
+# the unmutated kernel's log must be clean.
 #
 # For each mutant: git apply in kernel/, an incremental build (build/kbuild,
 # so that ccache hits), the tree restored at once, the image booted under
@@ -145,6 +152,15 @@ caught_in() {	# DIR RUN
 	fi
 }
 
+# "kernel-log: FIRST LINE" when the run's kernel log has a splat
+log_caught() {	# DIR
+	local l="$1/vm/kmsg.log" first
+	[ -f "$l" ] || return 0
+	first=$("$top/scripts/kmsg-check.sh" "$l" | grep -m1 -vE '^kmsg-check:|cut here' |
+		sed -E 's/^ *(<[0-9]+>)?(\[ *[0-9.]+\] )?//; s/,/;/g')
+	[ -z "$first" ] || echo "kernel-log: $first"
+}
+
 died_how() {	# DIR: panic, timeout or stopped
 	if grep -q 'Kernel panic' "$1/console.log" 2>/dev/null; then
 		echo panic
@@ -167,7 +183,7 @@ if [ $ref -eq 1 ]; then
 	done
 	say "unmutated kernel, every mutant's tests"
 	boot "$out/img-ref" "$rd" "${veth_all:--}" "${igb_all:--}"
-	bad=$( { caught_in "$rd" veth; caught_in "$rd" igb; } | tr '\n' ' ')
+	bad=$( { caught_in "$rd" veth; caught_in "$rd" igb; log_caught "$rd"; } | tr '\n' ' ')
 	[ -z "$bad" ] || die "the unmutated kernel fails: $bad(see $rd): fix that first"
 fi
 
@@ -176,6 +192,10 @@ n_caught=0 n_survived=0 n_uncatchable=0
 for n in "${names[@]}"; do
 	p="$mdir/$n.patch" d="$out/$n"
 	why=$(field "$p" Qemu)
+	case "$(field "$p" Kernel)" in
+	debug*) [ "${KERNEL_DEBUG:-0}" = 1 ] ||
+		why="needs a debug kernel (KERNEL_DEBUG=1): $(field "$p" Kernel | sed 's/^debug: *//')" ;;
+	esac
 	if [ -n "$why" ] && [ $all -eq 0 ]; then
 		echo "$n: not run: ${why#not catchable: } (--all runs it)"
 		results+=("$n	uncatchable	$why	0")
@@ -195,7 +215,8 @@ for n in "${names[@]}"; do
 	restore
 	veth=$(field "$p" Veth) igb=$(field "$p" Igb)
 	boot "$d/img" "$d" "$veth" "$igb"
-	by=$( { caught_in "$d" veth; caught_in "$d" igb; } | paste -sd, - | sed 's/,/, /g')
+	by=$( { caught_in "$d" veth; caught_in "$d" igb; log_caught "$d"; } |
+	     paste -sd, - | sed 's/,/, /g')
 	if [ "$(field "$p" Cost)" = ab ] && [ $ab -eq 1 ]; then
 		"$top/scripts/kernel-ab.sh" --base-image "$out/img-ref" \
 			--series-image "$d/img" --out "$d/ab" >"$d/ab.log" 2>&1 || true

@@ -7,8 +7,9 @@
 # The kernel log is judged after the boot and after each group
 # (scripts/kmsg-check.sh: a WARNING, BUG, KASAN, lockdep or other splat
 # fails the run, printed with the group that ran) and kept as
-# $VM_OUT/GROUP.kmsg.  Exits non-zero when a test failed, the kernel log
-# has a splat or cannot be read, or the igb pair is missing.
+# $VM_OUT/GROUP.kmsg; on a kernel with kmemleak, a scan after the suite
+# is judged the same way.  Exits non-zero when a test failed, the kernel
+# log has a splat or cannot be read, or the igb pair is missing.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,4 +51,19 @@ run veth
 set -- $VM_IGB
 [ $# -eq 2 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
 XSK_DEVS="$1 $2" run igb -f nic -v dev -v dev_copy -f zz_after
+
+# A kernel with kmemleak (KERNEL_DEBUG=1): a scan after the suite, and
+# what it reports is judged too
+kl=/sys/kernel/debug/kmemleak
+[ -e $kl ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+if [ -e $kl ]; then
+	echo "vm-selftests: kmemleak: scanning"
+	echo scan > $kl
+	cat $kl > "$out/kmemleak.txt"
+	"$top/scripts/kmsg-check.sh" --name "the suite (kmemleak scan)" "$out/kmemleak.txt" || {
+		echo "vm-selftests: kmemleak reports leaks (above; all in kmemleak.txt): FAIL"
+		rc=1
+	}
+	kcheck kmemleak
+fi
 exit $rc
