@@ -274,8 +274,10 @@ TEST_F(xdpsock, rxdrop_poll_exact)
  * The spin before poll(): paced at 20 kpps a frame comes every 50 us.  With
  * no spin the loop empties the ring and sleeps for nearly every frame; with
  * a spin of 5 ms it sleeps only before the first and after the last, and
- * on the generator's stalls longer than that (a loaded machine).  Counts
- * exact both ways.
+ * on the generator's stalls longer than that (a loaded machine).  Every
+ * frame received or counted where it was lost, both ways (a loaded host
+ * can hold the NAPI CPU off long enough for veth's ring to overflow:
+ * rxdrop_exact and rxdrop_poll_exact judge delivery itself).
  */
 TEST_F(xdpsock, rxdrop_poll_spin)
 {
@@ -283,13 +285,13 @@ TEST_F(xdpsock, rxdrop_poll_spin)
 
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 0 -n 2000 --rate 20000"))
 		TH_LOG("%s", self->out);
-	EXPECT_EQ(N, num(self, "rx_packets"));
+	expect_balanced(_metadata, self, N);
 	EXPECT_EQ(0, num(self, "poll_spin_us"));
 	at_once = num(self, "loop.syscalls");
 	EXPECT_LT(N / 4, at_once);
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop -p --poll-spin-us 5000 -n 2000 --rate 20000"))
 		TH_LOG("%s", self->out);
-	EXPECT_EQ(N, num(self, "rx_packets"));
+	expect_balanced(_metadata, self, N);
 	EXPECT_EQ(5000, num(self, "poll_spin_us"));
 	EXPECT_GT(N / 10, num(self, "loop.syscalls"))
 		TH_LOG("poll() at once: %.0f syscalls", at_once);
