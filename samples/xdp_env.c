@@ -49,8 +49,9 @@ static bool stopping(void)
 #define NOTES \
 	"\nExported: XDP_ENV_DUT_NS, XDP_ENV_PEER_NS, XDP_ENV_DUT_IF, XDP_ENV_PEER_IF,\n" \
 	"XDP_ENV_DUT_MAC, XDP_ENV_PEER_MAC (and XDP_ENV_DUT2_IF, XDP_ENV_PEER2_IF).\n" \
-	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
-	"the pair could not be made, 2 on bad options, 128 + the signal when\n" \
+	"Exit status: COMMAND's (128 + the signal when a signal ended it; 127 not\n" \
+	"found, 126 found but not run, as a shell), 1 when the pair could not be\n" \
+	"made, 2 on bad options, 128 + the signal when\n" \
 	"SIGINT, SIGTERM or SIGHUP came before COMMAND started.  COMMAND gets\n" \
 	"SIGTERM if xdp_env itself is killed; the next run of any of the\n" \
 	"project's tools removes the pair that was left.\n"
@@ -148,7 +149,8 @@ int main(int argc, char **argv)
 		execvp(argv[1], argv + 1);
 		fprintf(stderr, "xdp_env: '%s': %s\n", esc_text(argv[1]).s,
 			strerror(errno));
-		_exit(127);
+		/* as a shell: 127 not found, 126 found but not run */
+		_exit(errno == ENOENT ? 127 : 126);
 	} else {
 		if (stop_sig)	/* came between fork() and the assignment */
 			kill(child, stop_sig);

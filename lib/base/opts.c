@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,7 +272,8 @@ static int set_value(const struct opts_tool *t, const struct opt *o,
 
 /*
  * Note the option as given.  A list given twice is refused: the first
- * would be dropped without a word, while one list holds every value.
+ * would be dropped without a word, while one list holds every value; so
+ * is an OPTS_ONCE option (a command, a set of options).
  */
 static int mark(const struct opts_tool *t, const struct opt *o,
 		opts_given_t *given)
@@ -282,6 +284,11 @@ static int mark(const struct opts_tool *t, const struct opt *o,
 		return 0;
 	if (o->type == OPT_LIST && (*given & (1ULL << i))) {
 		fprintf(stderr, "%s: --%s given twice: give all its values in one list, separated by commas\n",
+			t->name, o->name);
+		return -EINVAL;
+	}
+	if ((o->flags & OPTS_ONCE) && (*given & (1ULL << i))) {
+		fprintf(stderr, "%s: --%s given twice: it takes one value, and the first would be dropped\n",
 			t->name, o->name);
 		return -EINVAL;
 	}
@@ -357,6 +364,22 @@ static int short_options(const struct opts_tool *t, char **argv, int *i,
 	return 0;
 }
 
+/*
+ * fds 0-2 open (on /dev/null where one was closed, as in "2>&-"): else the
+ * first file the tool opens (a record, the run lock) would take the
+ * closed one's number and get its messages
+ */
+static void std_fds_open(void)
+{
+	int fd;
+
+	do {
+		fd = open("/dev/null", O_RDWR);
+	} while (fd >= 0 && fd <= 2);
+	if (fd >= 0)
+		close(fd);
+}
+
 int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 	       opts_given_t *given)
 {
@@ -374,6 +397,7 @@ int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
+	std_fds_open();
 	if (t->cfg_size)
 		defaults = malloc(t->cfg_size);
 	if (defaults)

@@ -49,6 +49,7 @@ enum opt_type {
 
 #define OPTS_UNPINNED	0x1	/* OPT_CPU: -1 is taken (no pinning) */
 #define OPTS_HIDDEN	0x2	/* not in --help (an alias) */
+#define OPTS_ONCE	0x4	/* refused when given twice (lists always are) */
 
 #define OPTS_LIST_MAX	16
 
@@ -77,7 +78,7 @@ struct opt {
 	const char *what;	/* OPT_LIST of numbers: "'X' is not WHAT in MIN..MAX" */
 	int (*set)(const struct opt *o, void *cfg, const char *arg); /* OPT_FUNC */
 	long val;		/* OPT_FUNC: for .set, e.g. which kind it chooses */
-	unsigned int flags;	/* OPTS_UNPINNED, OPTS_HIDDEN */
+	unsigned int flags;	/* OPTS_UNPINNED, OPTS_HIDDEN, OPTS_ONCE */
 };
 
 struct opts_tool {

@@ -128,19 +128,18 @@ static int setup_threaded(struct rxq_bench *b, char err[ERR_LEN])
 				     b->env->ns[XENV_DUT], "sh", "-c", cmd,
 				     NULL };
 	pid_t before[256], after[256];
-	char out[ERR_LEN / 2] = "";
-	int nb, na, i, j;
+	char why[XSK_ERRLEN];
+	int nb, na, i, j, ret;
 	cpu_set_t set;
 
 	snprintf(prefix, sizeof(prefix), "napi/%s-", b->ifname);
 	nb = proc_threads(prefix, before, NULL, 256);
 	snprintf(cmd, sizeof(cmd), "echo 1 > /sys/class/net/%s/threaded",
 		 b->ifname);
-	if (xenv_run(out, sizeof(out), argv)) {
-		out[strcspn(out, "\n")] = '\0';
-		return err_wrap(err, -EIO, "%s: cannot turn threaded NAPI on: '%s' failed: %s",
-				b->ifname, cmd, out);
-	}
+	ret = xenv_run_or_fail(why, argv);
+	if (ret)
+		return err_wrap(err, ret, "%s: cannot turn threaded NAPI on: %s",
+				b->ifname, why);
 	na = proc_threads(prefix, after, NULL, 256);
 	for (i = 0; i < na && !b->napi_tid; i++) {
 		for (j = 0; j < nb && before[j] != after[i]; j++)

@@ -271,9 +271,15 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 		return err_set(err, ret, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command could not run",
 			       b->ifname);
 	/* what it printed says why: no errno after it */
+	if (ret > 128 && ret < 128 + 65) {
+		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command was killed by signal %d (%s)%s%s",
+			b->ifname, ret - 128, strsignal(ret - 128),
+			out[0] ? ": " : "", esc_text(out).s);
+		return -EIO;
+	}
 	if (ret || sscanf(out, "%u %u", &defer, &gro) != 2) {
 		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed (status %d): %s",
-			b->ifname, ret, esc_text(out).s);
+			b->ifname, ret, out[0] ? esc_text(out).s : "it said nothing");
 		return -EIO;
 	}
 	snprintf(b->saved_napi, sizeof(b->saved_napi), "%u %u", defer, gro);
@@ -295,7 +301,9 @@ static void busy_poll_restore(struct xsk_bench *b)
 	snprintf(cmd, sizeof(cmd),
 		 "cd /sys/class/net/%s && echo %u > napi_defer_hard_irqs && echo %u > gro_flush_timeout",
 		 b->ifname, defer, gro);
-	napi_sysfs(b, cmd, NULL, 0);
+	if (napi_sysfs(b, cmd, NULL, 0) == -EINTR)
+		fprintf(stderr, "%s: -B: restoring napi_defer_hard_irqs %u and gro_flush_timeout %u of %s: the command was killed, a signal stopped the run: they may be left as -B set them\n",
+			program_invocation_short_name, defer, gro, b->ifname);
 	b->saved_napi[0] = '\0';
 }
 
@@ -618,7 +626,8 @@ void xskb_close(struct xsk_bench *b)
 	if (!b)
 		return;
 	sirq_put(b->sirq);
-	if (b->env)
+	/* our own veth pair goes with its settings: only adopted devices */
+	if (b->env && b->env->adopted)
 		busy_poll_restore(b);
 	xsk_port_close(b->port);
 	xsk_bench_redirect_bpf__destroy(b->redirect);

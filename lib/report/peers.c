@@ -21,6 +21,7 @@ struct reader {
 	char name[ESC_PATH];	/* the file's, escaped */
 	unsigned int line;
 	unsigned int part_line[PEERS_MAX_PARTS];	/* where each part began */
+	unsigned int bench_seen;	/* the bench keys read, a bit each */
 	char *err;
 };
 
@@ -138,14 +139,39 @@ static int side_of(const struct reader *r, const char *s,
 	return 0;
 }
 
+/* The bench keys, each at most once; runs and max_retries bound the runs */
+static const char *const bench_keys[] = {
+	"kernel", "cpu", "xdp_tools", "secs", "max_foreign", "runs",
+	"max_retries",
+};
+#define NKEYS (sizeof(bench_keys) / sizeof(bench_keys[0]))
+
+static bool bench_has(const struct reader *r, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(key, bench_keys[i]))
+			return r->bench_seen & (1U << i);
+	return false;
+}
+
 static int rd_bench(struct reader *r, char **f, int n)
 {
 	struct peers_bench *b = r->b;
+	unsigned int i;
 	double v;
 	int ret;
 
 	if (n != 3)
 		return bad(r, "bench takes KEY VALUE", f[0]);
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(f[1], bench_keys[i]))
+			break;
+	if (i < NKEYS && (r->bench_seen & (1U << i)))
+		return bad(r, "bench key given twice", f[1]);
+	if (i < NKEYS)
+		r->bench_seen |= 1U << i;
 	if (!strcmp(f[1], "kernel"))
 		return copy(r, "kernel", b->kernel, sizeof(b->kernel), f[2]);
 	else if (!strcmp(f[1], "cpu"))
@@ -284,6 +310,8 @@ static int rd_cmd(struct reader *r, char **f, int n)
 		return bad(r, "cmd takes SIDE COMMAND", f[0]);
 	if (side_of(r, f[1], &sd))
 		return -EINVAL;
+	if (sd->cmd[0])
+		return bad(r, "cmd of that side given twice", f[1]);
 	return copy(r, "cmd", sd->cmd, sizeof(sd->cmd), f[2]);
 }
 
@@ -353,6 +381,8 @@ static int rd_run(struct reader *r, char **f, int n)
 		return -EINVAL;
 	if (sd->n == PEERS_MAX_RUNS)
 		return bad(r, "too many runs of a side", f[2]);
+	if (bench_has(r, "runs") && sd->n >= r->b->runs)
+		return bad(r, "more runs of a side than bench runs", f[2]);
 	run = &sd->run[sd->n];
 	if (rate(r, f[2], &run->pps))
 		return -EINVAL;
@@ -364,6 +394,8 @@ static int rd_run(struct reader *r, char **f, int n)
 	run->disturbed = f[5][0] == '1';
 	if (number(r, &retries, f[6], &t))
 		return -EINVAL;
+	if (bench_has(r, "max_retries") && t > r->b->max_retries)
+		return bad(r, "more retries than bench max_retries", f[6]);
 	run->retries = t;
 	run->rtt_before = NAN;
 	run->rtt_after = NAN;
@@ -388,6 +420,8 @@ static int rd_skip(struct reader *r, char **f, int n)
 		return bad(r, "skip before any cmp", f[0]);
 	if (n != 2)
 		return bad(r, "skip takes REASON", f[0]);
+	if (c->skip[0])
+		return bad(r, "skip given twice in the cmp", f[1]);
 	return copy(r, "skip", c->skip, sizeof(c->skip), f[1]);
 }
 

@@ -145,6 +145,18 @@ static unsigned int guard(const struct sweep_doc *a, const struct sweep_doc *b,
 	return n;
 }
 
+/*
+ * A decimal as the options take them (running.rst): digits with a point
+ * and an exponent, no blank, no hex; a leading sign only where signed
+ * (a change +X), and none on a percentage (not even -0)
+ */
+static bool decimal_text(const char *s, bool signed_ok)
+{
+	if (signed_ok && (*s == '+' || *s == '-'))
+		s++;
+	return ((*s >= '0' && *s <= '9') || *s == '.') && !strpbrk(s, "xX");
+}
+
 /* field (ns/pkt, or the app's) and Mpps of the ok runs */
 static int sample_of(const struct jr_value *p, const char *field,
 		     struct sample *s)
@@ -250,15 +262,16 @@ int cmp_expect_parse(struct cmp_expects *es, const char *arg,
 		e->kind = CMP_EXPECT_DELTA;
 		errno = 0;
 		e->delta = strtod(word, &end);
-		if (!word[0] || *end || errno || !isfinite(e->delta) ||
-		    fabs(e->delta) > 1e12)
+		if (!decimal_text(word, true) || *end || errno ||
+		    !isfinite(e->delta) || fabs(e->delta) > 1e12)
 			goto bad;
 	}
 	if (slash) {
 		errno = 0;
 		e->tolerance = strtod(slash + 1, &end);
-		if (!slash[1] || *end || errno || !(e->tolerance >= 0) ||
-		    e->tolerance > 100 || e->kind == CMP_EXPECT_SHOWN)
+		if (!decimal_text(slash + 1, false) || *end || errno ||
+		    !(e->tolerance >= 0) || e->tolerance > 100 ||
+		    e->kind == CMP_EXPECT_SHOWN)
 			goto bad;
 	}
 	es->n++;

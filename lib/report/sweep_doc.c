@@ -226,7 +226,7 @@ static int check_runs(const struct sweep_doc *s, const struct jr_value *p,
 	if (!err && v && jr_type(v) != JR_NUMBER)
 		err = wrong_type(s, v, row, "runs_ok", "a number");
 	else if (!err && v && jr_num(v) != nok)
-		err = bad(s, "%sruns_ok is %.15g, but %zu of its runs are ok",
+		err = bad(s, "%sruns_ok is %.17g, but %zu of its runs are ok",
 			  row, jr_num(v), nok);
 	return err;
 }

@@ -192,6 +192,12 @@ void sweep_summarize(const struct sweep_cfg *c, const struct sweep_point *p,
 /* "XDP_DROP", "native", "   1 fl" / "AF_XDP", "-", "rxdrop" */
 const char *sweep_point_name(const struct sweep_point *p);
 const char *sweep_point_mode(const struct sweep_point *p);
+/*
+ * Why run r of point p is not ok: its own error, else the point's set-up
+ * error (a run never tried), else that the sweep stopped before it
+ */
+const char *sweep_run_why(const struct sweep_point *p,
+			  const struct sweep_run *r);
 const char *sweep_point_tag(const struct sweep_point *p, char *buf, size_t len);
 
 /* sweep_run.c: sides[] of n points each (B's: the XDP points only) */

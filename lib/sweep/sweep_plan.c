@@ -46,6 +46,16 @@ const char *sweep_point_mode(const struct sweep_point *p)
 	return p->stk ? p->stk->mode ?: "-" : sweep_mode_name(p->skb_mode);
 }
 
+const char *sweep_run_why(const struct sweep_point *p,
+			  const struct sweep_run *r)
+{
+	if (r->err[0])
+		return r->err;
+	if (p->err[0])
+		return p->err;
+	return "not run: the sweep was stopped before it";
+}
+
 /* What follows the size in a progress line: the flows, or "rxdrop" */
 const char *sweep_point_tag(const struct sweep_point *p, char *buf, size_t len)
 {

@@ -34,7 +34,8 @@ static void print_failed(const struct sweep_point *p)
 	if (!p->stk)
 		snprintf(flows, sizeof(flows), "%u", p->flows);
 	printf("%-12s %-7s %5u %5s  failed: %s\n", sweep_point_name(p),
-	       sweep_point_mode(p), p->size, flows, p->runs[0].err);
+	       sweep_point_mode(p), p->size, flows,
+	       sweep_run_why(p, &p->runs[0]));
 }
 
 static void print_point(const struct sweep_point *p,
@@ -111,7 +112,8 @@ static void print_stack_icount(const struct sweep_point *p,
 {
 	if (!s->ok) {
 		printf("%-20s %-20s %5u  failed: %s\n", sweep_point_name(p),
-		       sweep_point_mode(p), p->size, p->runs[0].err);
+		       sweep_point_mode(p), p->size,
+		       sweep_run_why(p, &p->runs[0]));
 		return;
 	}
 	printf("%-20s %-20s %5u %12.2f %9.4f%% %5u %9llu %12.2f%s\n",

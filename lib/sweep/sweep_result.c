@@ -209,7 +209,7 @@ static void runs_json(struct json *j, const struct sweep_cfg *cfg,
 		json_begin_object(j);
 		json_kv_bool(j, "ok", r->ok);
 		if (!r->ok) {
-			json_kv_string(j, "error", r->err);
+			json_kv_string(j, "error", sweep_run_why(p, r));
 			json_end_object(j);
 			continue;
 		}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/if_packet.h>
@@ -74,15 +75,16 @@ static int run_status(char *out, size_t outlen, const char *const argv[],
 	struct pollfd pfd = { .events = POLLIN };
 	size_t used = 0, after = 0;
 	bool killed = false;
-	int fds[2], ended = 0;
+	int fds[2], ended = 0, nap;
+	pid_t pid, parent;
 	char sink[256];
 	ssize_t n;
-	pid_t pid;
 
 	if (stopping())
 		return -EINTR;
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -93,6 +95,10 @@ static int run_status(char *out, size_t outlen, const char *const argv[],
 		/* a group of its own: killed with whatever it started */
 		if (stop_test)
 			setpgid(0, 0);
+		/* and with the caller, should it be killed (SIGKILL) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(128 + SIGKILL);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
 		execvp(argv[0], (char *const *)argv);
@@ -128,23 +134,31 @@ static int run_status(char *out, size_t outlen, const char *const argv[],
 			continue;
 		if (n <= 0)
 			break;
-		if (dst != sink)
-			used += n;
 		if (ended > 0)
 			after += n;
+		/* text: a NUL in it would end it early */
+		for (; dst != sink && n > 0; n--, used++)
+			if (!out[used])
+				out[used] = '?';
 	}
 	if (out && outlen)
 		out[used] = '\0';
 	close(fds[0]);
-	/* output closed, yet it may still hang: a stop kills it */
-	while (ended <= 0) {
+	/*
+	 * Output closed, yet it may still hang: a stop kills it.  Polled, not
+	 * a blocking wait: a signal just before the wait would be missed.
+	 */
+	for (nap = 1; ended <= 0; nap = nap < RUN_POLL_MS ? 2 * nap : nap) {
 		if (!killed && stopping()) {
 			kill(stop_test ? -pid : pid, SIGKILL);
 			killed = true;
 		}
-		ended = run_ended(pid, true);
+		ended = run_ended(pid, false);
 		if (ended < 0 && ended != -EINTR)
 			return ended;
+		/* a command that closed its output is most often exiting */
+		if (!ended)
+			poll(NULL, 0, nap);
 	}
 	/* what it left behind, in its group, goes with it */
 	if (stop_test && !killed)
@@ -166,23 +180,25 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 }
 
 /*
- * Of what a command printed (a string of at most size - 1 bytes): its first
- * line, control bytes shown as '?', and "..." where the buffer cut it.
+ * Of what a command printed (a string of at most size - 1 bytes, its NUL
+ * bytes already '?'): its first line that is not blank, control bytes and
+ * bytes past ASCII shown as '?', and "..." where the buffer cut it.
  */
 static void first_line(char *out, size_t size)
 {
-	size_t i, n = strcspn(out, "\n");
+	size_t i, skip = strspn(out, " \t\r\n"), n;
 
-	if (!out[n] && n + 1 == size && n >= 3)
+	memmove(out, out + skip, strlen(out + skip) + 1);
+	n = strcspn(out, "\n");
+	if (!out[n] && n + 1 + skip == size && n >= 3)
 		memcpy(out + n - 3, "...", 3);
 	out[n] = '\0';
 	for (i = 0; i < n; i++)
-		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] >= 0x7f)
 			out[i] = '?';
 }
 
-/* Run a command; on failure describe it and what it printed in err */
-static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
+int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 {
 	char out[XSK_ERRLEN / 2] = "", cmd[XSK_ERRLEN / 2] = "";
 	size_t i, n = 0;
@@ -501,7 +517,7 @@ static int link_up(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 	snprintf(mtu, sizeof(mtu), "%u", env->mtu);
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	return run_or_fail(err, argv);
+	return xenv_run_or_fail(err, argv);
 }
 
 static int set_gro(struct xsk_env *env, int side, char err[XSK_ERRLEN])
@@ -511,7 +527,7 @@ static int set_gro(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 		env->ifname[side], "gro", "on", NULL,
 	};
 
-	return run_or_fail(err, argv);
+	return xenv_run_or_fail(err, argv);
 }
 
 static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
@@ -594,12 +610,12 @@ static int move_dev(struct xsk_env *env, int side, bool home, char err[XSK_ERRLE
 		return xsk_errf(err, ret, "setns home");
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	if (home)
-		return run_or_fail(err, back);
+		return xenv_run_or_fail(err, back);
 	read_dev_attr(env->ifname[side], "address", env->orig_mac[side],
 		      sizeof(env->orig_mac[side]));
 	read_dev_attr(env->ifname[side], "mtu", env->orig_mtu[side],
 		      sizeof(env->orig_mtu[side]));
-	return run_or_fail(err, to_ns);
+	return xenv_run_or_fail(err, to_ns);
 }
 
 /* One queue pair, so that every frame lands on queue 0 (no RSS) */
@@ -655,7 +671,7 @@ static int add_pair(struct xsk_env *env, int dut, int peer, char err[XSK_ERRLEN]
 	};
 
 	snprintf(q, sizeof(q), "%u", env->queues);
-	return run_or_fail(err, argv);
+	return xenv_run_or_fail(err, argv);
 }
 
 int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_ERRLEN])
@@ -731,10 +747,18 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 		const char *const argv[] = { "ip", "netns", "add", env->ns[side],
 				       NULL };
 
-		/* A namespace of that name that we did not add is not ours */
-		ret = run_or_fail(err, argv);
-		/* stopped half way: the name is this run's, it may be there */
-		env->ns_made[side] = !ret || ret == -EINTR;
+		char path[sizeof(NETNS_RUN_DIR) + sizeof(env->ns[side])];
+		bool there;
+
+		/*
+		 * A namespace of that name that was there before is not ours;
+		 * one that is there after the command, whatever it said or
+		 * however it ended, is
+		 */
+		snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", env->ns[side]);
+		there = !access(path, F_OK);
+		ret = xenv_run_or_fail(err, argv);
+		env->ns_made[side] = !ret || (!there && !access(path, F_OK));
 		if (!ret)
 			ret = setup_side(env, side, err);
 		if (ret)

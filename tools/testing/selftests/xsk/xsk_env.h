@@ -137,6 +137,15 @@ int xenv_reap_stale(void);
 int xenv_run(char *out, size_t outlen, const char *const argv[]);
 
 /*
+ * xenv_run() of a command whose output only says why it failed: 0, or a
+ * sentence in err naming the command and why ("'...' failed: FIRST LINE",
+ * "was killed by signal N (NAME)", "failed with status N, saying
+ * nothing", "killed: a signal stopped the run") and -EIO, -EINTR or the
+ * -errno it could not run with.
+ */
+int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[]);
+
+/*
  * A test of the caller's whether to stop, asked when a wait is interrupted
  * (the caller's signal handlers installed without SA_RESTART, setting what
  * it reads): a set-up command that hangs then does not hold off the
