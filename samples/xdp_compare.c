@@ -41,8 +41,8 @@ struct config {
 	"at least --floor, and with --spread at least the spread (max - min) of A's\n" \
 	"ok runs plus B's; dearer and cheaper: significant and beyond the room.\n" \
 	"\nExit status: 0 compared (and every --expect met), 1 refused or unreadable\n" \
-	"input, or no point in common that could be judged, 2 bad usage, 3 a row\n" \
-	"not as expected or a rule that matched none.\n" \
+	"input, or no point in common with an ok run on both sides, 2 bad usage,\n" \
+	"3 a row not as expected or a rule that matched none.\n" \
 	"Changed: -f, -l, -t and -m are gone (long names only): in the other tools\n" \
 	"they are --flows, --l2fwd, --txonly and --modes.\n"
 
@@ -118,22 +118,22 @@ int main(int argc, char **argv)
 {
 	struct cmp_verdict v;
 	struct cmp_opts o;
+	int ret;
 
 	if (parse_args(argc, argv, &o))
 		return 2;
 	/* refused, unreadable, invalid, out of memory: said on stderr */
 	if (cmp_files(argv[1], argv[2], &o, &v) && !v.out_err)
 		return 1;
-	/*
-	 * Nothing was compared: as xdp_sweep with no point measured (a row
-	 * not as --expect says is the verdict a script reads, 3)
-	 */
-	if (!v.out_err && !v.expect_failed && v.rows == v.unjudged) {
-		fprintf(stderr, "%s: %s: no point could be judged (none in common, or none with enough ok runs on both sides)\n",
-			TOOL, v.rows ? "nothing compared" : "no point in common");
-		return 1;
-	}
 	/* a lost JSON report: said by cli_finish_out(), exit 1 */
 	/* 3: a row not as --expect says, or a rule that matched none */
-	return cli_finish_out(TOOL, v.expect_failed ? 3 : 0, v.out_err);
+	ret = cli_finish_out(TOOL, v.expect_failed ? 3 : 0, v.out_err);
+	/* nothing was compared: as xdp_sweep with no point measured */
+	if (!ret && v.rows == v.no_runs) {
+		fprintf(stderr, "%s: %s\n", TOOL, v.rows ?
+			"nothing compared: no point has an ok run on both sides" :
+			"nothing compared: no point in common");
+		ret = 1;
+	}
+	return ret;
 }

@@ -448,6 +448,8 @@ static void count(struct cmp_verdict *v, enum judgement j)
 		v->noise++;
 	else
 		v->unjudged++;
+	if (j == NO_RUNS)
+		v->no_runs++;
 }
 
 /*

@@ -66,6 +66,7 @@ struct cmp_opts {
 /* How the rows came out (the text report's last line) */
 struct cmp_verdict {
 	unsigned int rows, dearer, cheaper, noise, unjudged;
+	unsigned int no_runs;	/* of unjudged: no ok run on a side */
 	/* --expect: rows as expected, shown; rows not plus rules unmatched */
 	unsigned int expect_ok, expect_shown, expect_failed;
 	/* -errno: standard output failed under the JSON, not said (cli_finish_out()) */
