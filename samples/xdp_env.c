@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	struct xenv_opts eo = {};
 	char err[ERR_LEN];
 	struct xsk_env *env;
-	int nargs, st, ret = 1;
+	int nargs, st, e, ret = 1;
 	pid_t parent;
 
 	nargs = opts_parse(&tool, argc, argv, &eo, NULL);
@@ -147,10 +147,11 @@ int main(int argc, char **argv)
 			_exit(128 + SIGTERM);
 		cli_exec_prep();
 		execvp(argv[1], argv + 1);
+		e = errno;
 		fprintf(stderr, "xdp_env: '%s': %s\n", esc_text(argv[1]).s,
-			strerror(errno));
+			strerror(e));
 		/* as a shell: 127 not found, 126 found but not run */
-		_exit(errno == ENOENT ? 127 : 126);
+		_exit(e == ENOENT ? 127 : 126);
 	} else {
 		if (stop_sig)	/* came between fork() and the assignment */
 			kill(child, stop_sig);

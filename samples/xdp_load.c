@@ -78,8 +78,9 @@ struct rtt {
 	"been waited for are counted: a COMMAND that leaves a process running\n" \
 	"has its time counted as foreign.\n" \
 	"A FIFO as FILE needs its reader already there.\n" \
-	"Exit status: COMMAND's (128 + the signal when a signal ended it), 1 when\n" \
-	"the load could not be read or the record written, 2 on bad options\n" \
+	"Exit status: COMMAND's (128 + the signal when a signal ended it; 127 not\n" \
+	"found, 126 found but not run, as a shell), 1 when the load could not be\n" \
+	"read or the record written, 2 on bad options\n" \
 	"(FILE that cannot be opened for writing: COMMAND is not run).\n"
 
 static const struct opt rows[] = {
@@ -143,7 +144,7 @@ static int run(char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	pid_t child, parent = getpid();
-	int st;
+	int st, e;
 
 	child = fork();
 	if (child < 0) {
@@ -155,9 +156,10 @@ static int run(char **argv)
 			_exit(128 + SIGTERM);
 		cli_exec_prep();
 		execvp(argv[0], argv);
+		e = errno;
 		fprintf(stderr, TOOL ": '%s': %s\n", esc_text(argv[0]).s,
-			strerror(errno));
-		_exit(127);
+			strerror(e));
+		_exit(e == ENOENT ? 127 : 126);	/* as a shell */
 	}
 	/* no SA_RESTART: a signal ends waitpid() and is passed on */
 	sigaction(SIGINT, &sa, NULL);

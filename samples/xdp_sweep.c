@@ -38,6 +38,9 @@ struct config {
 	bool actions_given, sizes_given, flows_given, full_given;
 	bool duration_given;
 	bool ab_opts_given;	/* an A/B option or --out: never in --b-opts */
+	bool b_given;		/* --b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd */
+	bool loop_given, spin_given;	/* --loop, --spin (B's: in --b-opts) */
+	bool b_loop_given, b_spin_given;
 	char devs_buf[2 * IF_NAMESIZE + 2];	/* --devs: dev[] point here */
 	bool allow_concurrent;
 };
@@ -154,8 +157,7 @@ static int check_args(const struct config *cfg)
 		{ stk && cfg->sizes_given && !sweep_stack_sizes(s), cfg->stacks ?
 		  "--stacks: no size up to 1514 in --sizes" :
 		  "--rxdrop: no size up to 1514 in --sizes" },
-		{ !cfg->ab && (cfg->b_loop_k || cfg->b_spin_n || cfg->cmd[0] ||
-			       cfg->cmd[1] || cfg->b_opts),
+		{ !cfg->ab && cfg->b_given,
 		  "--b-loop, --b-spin, --b-opts, --a-cmd and --b-cmd need --ab" },
 		{ cfg->stacks && cfg->ab, "--stacks does not run A/B (--ab)" },
 		{ cfg->stacks && (s->dev[0] || s->count || s->icount),
@@ -199,6 +201,13 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	cfg->duration_given |= opts_given(&tool, given, "duration");
 	for (k = 0; k < ARRAY_SIZE(ab_opts); k++)
 		cfg->ab_opts_given |= opts_given(&tool, given, ab_opts[k]);
+	/* the A/B's own options but --ab, --level and --out */
+	for (k = 1; k < ARRAY_SIZE(ab_opts) - 2; k++)
+		cfg->b_given |= opts_given(&tool, given, ab_opts[k]);
+	cfg->loop_given |= opts_given(&tool, given, "loop");
+	cfg->spin_given |= opts_given(&tool, given, "spin");
+	cfg->b_loop_given |= opts_given(&tool, given, "b-loop");
+	cfg->b_spin_given |= opts_given(&tool, given, "b-spin");
 	if (cfg->full_given) {
 		set_list(&cfg->s.sizes, full_sizes, 4);
 		set_list(&cfg->s.flows, full_flows, 3);
@@ -240,11 +249,19 @@ static int side_b(const struct config *a, struct config *b)
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
 	b->ab_opts_given = false;
+	b->loop_given = false;
+	b->spin_given = false;
 	ret = parse_args(argc, argv, b);
-	if (ret)
+	if (ret) {
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': not options of B (above)\n",
 			esc_text(a->b_opts).s);
-	else if (!sweep_same_plan(&a->s, &b->s) || b->ab_opts_given) {
+	} else if ((b->loop_given && a->b_loop_given) ||
+		   (b->spin_given && a->b_spin_given)) {
+		/* B's cost given twice: one would be dropped */
+		fprintf(stderr, "xdp_sweep: --b-opts '%s' sets B's --loop or --spin, and so does --b-loop or --b-spin: give it once\n",
+			esc_text(a->b_opts).s);
+		ret = -EINVAL;
+	} else if (!sweep_same_plan(&a->s, &b->s) || b->ab_opts_given) {
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': B may not change the matrix, the repeats, the output or the A/B options\n",
 			esc_text(a->b_opts).s);
 		ret = -EINVAL;

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "cli.h"
@@ -141,39 +142,43 @@ int cli_finish_out(const char *tool, int ret, int out_err)
  * group SIGTERM, and CLI_KILL_GRACE_MS later SIGKILL if the leader is still
  * there; after a stop, or always with reap (the tool's own helpers),
  * whatever of the group outlived the leader (a child that ignores SIGTERM)
- * gets SIGKILL too.  The group exists while any member does, so its id
- * names no other process.
+ * gets SIGKILL too.  The leader is reaped only after that: till then it is
+ * a zombie, and the group's id names no other process.  Polled (1 to 10
+ * ms), not a blocking wait: a stop just before the wait is not missed.
  */
 static int wait_group(pid_t pid, bool reap)
 {
 	bool termed = false, killed = false;
-	int st, ms = 0;
-	pid_t r;
+	int st, ms = 0, nap = 1;
+	siginfo_t si;
 
 	for (;;) {
 		if (cli_stop && !termed) {
 			kill(-pid, SIGTERM);
 			termed = true;
 		}
-		/* stopped, the wait looks every 10 ms: a group that stays is killed */
-		r = waitpid(pid, &st, termed && !killed ? WNOHANG : 0);
-		if (r == pid)
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT)) {
+			if (errno != EINTR)
+				return -errno;
+			continue;
+		}
+		if (si.si_pid == pid)
 			break;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (r)
-			continue;	/* EINTR: the top sees a stop */
-		if (ms < CLI_KILL_GRACE_MS) {
-			usleep(10000);
-			ms += 10;
-		} else {
+		if (termed && !killed && ms >= CLI_KILL_GRACE_MS) {
 			kill(-pid, SIGKILL);
 			killed = true;
 		}
+		usleep(nap * 1000);
+		ms += termed ? nap : 0;
+		nap = nap < 10 ? 2 * nap : 10;
 	}
 	if (termed || reap)
 		kill(-pid, SIGKILL);	/* what outlived the leader */
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : CLI_SIGNALED + WTERMSIG(st);
 }
 
 void cli_exec_prep(void)
@@ -185,7 +190,7 @@ void cli_exec_prep(void)
 /* argv in a process group of its own (cli_run_shell(), cli_run_argv()) */
 static int run_group(const char *const argv[], bool reap)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -195,6 +200,9 @@ static int run_group(const char *const argv[], bool reap)
 	if (!pid) {
 		/* a group of its own: its children go with it */
 		setpgid(0, 0);
+		/* and it with the tool, should the tool be killed (SIGKILL) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(CLI_SIGNALED);
 		cli_exec_prep();
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
@@ -202,6 +210,18 @@ static int run_group(const char *const argv[], bool reap)
 	}
 	setpgid(pid, pid);	/* either side may run first */
 	return wait_group(pid, reap);
+}
+
+const char *cli_status_text(int st, char *buf, size_t len)
+{
+	if (st < 0)
+		snprintf(buf, len, "could not run (%s)", strerror(-st));
+	else if (st >= CLI_SIGNALED)
+		snprintf(buf, len, "killed by signal %d (%s)", st - CLI_SIGNALED,
+			 strsignal(st - CLI_SIGNALED));
+	else
+		snprintf(buf, len, "status %d", st);
+	return buf;
 }
 
 int cli_run_shell(const char *cmd)

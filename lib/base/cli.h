@@ -33,11 +33,17 @@ int cli_exit_status(int ret);
  * runs sends the group SIGTERM, then SIGKILL if it is still there
  * CLI_KILL_GRACE_MS later, and SIGKILL to what of the group outlived the
  * shell (no child of the shell is left running).  stdout and stderr are
- * flushed first.  Returns its exit status, 128 + the signal that ended
- * it, or -errno when it could not be started.
+ * flushed first.  It gets SIGKILL should the tool be killed
+ * (PR_SET_PDEATHSIG; what it started is its own).  Returns its exit
+ * status (0-255), CLI_SIGNALED + the signal that ended it, or -errno when
+ * it could not be started.
  */
 #define CLI_KILL_GRACE_MS	2000
+#define CLI_SIGNALED		256
 int cli_run_shell(const char *cmd);
+
+/* "status 3", "killed by signal 11 (Segmentation fault)", "could not run (...)" */
+const char *cli_status_text(int st, char *buf, size_t len);
 
 /*
  * In a child about to exec the user's command: the signal dispositions

@@ -367,14 +367,16 @@ static int short_options(const struct opts_tool *t, char **argv, int *i,
 /*
  * fds 0-2 open (on /dev/null where one was closed, as in "2>&-"): else the
  * first file the tool opens (a record, the run lock) would take the
- * closed one's number and get its messages
+ * closed one's number and get its messages.  Read-only: a write to a
+ * closed stdout still fails (EBADF), and a lost report is still said
+ * with exit 1.
  */
 static void std_fds_open(void)
 {
 	int fd;
 
 	do {
-		fd = open("/dev/null", O_RDWR);
+		fd = open("/dev/null", O_RDONLY);
 	} while (fd >= 0 && fd <= 2);
 	if (fd >= 0)
 		close(fd);

@@ -225,13 +225,13 @@ static int peer_read(struct xsk_bench *b, struct xskb_peer_counters *c)
  * namespace: sysfs is the namespace's own there (ip netns exec).
  */
 static int napi_sysfs(struct xsk_bench *b, const char *cmd, char *out,
-		      size_t len)
+		      size_t len, int *st)
 {
 	const char *const argv[] = { "ip", "netns", "exec",
 				     b->env->ns[XENV_DUT], "sh", "-c", cmd,
 				     NULL };
 
-	return xenv_run(out, len, argv);
+	return xenv_run_status(out, len, argv, st);
 }
 
 static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
@@ -239,7 +239,7 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 	int one = 1, us = b->o.busy_poll_us, budget = b->o.batch;
 	char cmd[256], out[ERR_LEN / 2] = "";
 	unsigned int defer, gro;
-	int ret;
+	int ret, st = 0;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)))
 		return err_set(err, -errno, "-B: setsockopt(SO_PREFER_BUSY_POLL) failed: a kernel before 5.11?");
@@ -259,7 +259,9 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 	snprintf(cmd, sizeof(cmd),
 		 "cd /sys/class/net/%s && cat napi_defer_hard_irqs gro_flush_timeout | tr '\\n' ' ' && echo %d > napi_defer_hard_irqs && echo %d > gro_flush_timeout",
 		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
-	ret = napi_sysfs(b, cmd, out, sizeof(out));
+	ret = napi_sysfs(b, cmd, out, sizeof(out), &st);
+	/* its first line that is not blank */
+	memmove(out, out + strspn(out, " \t\r\n"), strlen(out) + 1);
 	out[strcspn(out, "\n")] = '\0';
 	/* stopped while it ran: the command was killed, nothing was set */
 	if (ret == -EINTR) {
@@ -271,9 +273,9 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 		return err_set(err, ret, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command could not run",
 			       b->ifname);
 	/* what it printed says why: no errno after it */
-	if (ret > 128 && ret < 128 + 65) {
+	if (WIFSIGNALED(st)) {
 		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command was killed by signal %d (%s)%s%s",
-			b->ifname, ret - 128, strsignal(ret - 128),
+			b->ifname, WTERMSIG(st), strsignal(WTERMSIG(st)),
 			out[0] ? ": " : "", esc_text(out).s);
 		return -EIO;
 	}
@@ -294,6 +296,7 @@ static void busy_poll_restore(struct xsk_bench *b)
 {
 	unsigned int defer, gro;
 	char cmd[256];
+	int st;
 
 	if (!b->saved_napi[0] ||
 	    sscanf(b->saved_napi, "%u %u", &defer, &gro) != 2)
@@ -301,7 +304,7 @@ static void busy_poll_restore(struct xsk_bench *b)
 	snprintf(cmd, sizeof(cmd),
 		 "cd /sys/class/net/%s && echo %u > napi_defer_hard_irqs && echo %u > gro_flush_timeout",
 		 b->ifname, defer, gro);
-	if (napi_sysfs(b, cmd, NULL, 0) == -EINTR)
+	if (napi_sysfs(b, cmd, NULL, 0, &st) == -EINTR)
 		fprintf(stderr, "%s: -B: restoring napi_defer_hard_irqs %u and gro_flush_timeout %u of %s: the command was killed, a signal stopped the run: they may be left as -B set them\n",
 			program_invocation_short_name, defer, gro, b->ifname);
 	b->saved_napi[0] = '\0';

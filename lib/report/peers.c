@@ -165,6 +165,9 @@ static int rd_bench(struct reader *r, char **f, int n)
 
 	if (n != 3)
 		return bad(r, "bench takes KEY VALUE", f[0]);
+	/* before the parts: the runs read later are bounded by it */
+	if (b->nparts)
+		return bad(r, "bench after the first part", f[1]);
 	for (i = 0; i < NKEYS; i++)
 		if (!strcmp(f[1], bench_keys[i]))
 			break;
@@ -310,8 +313,9 @@ static int rd_cmd(struct reader *r, char **f, int n)
 		return bad(r, "cmd takes SIDE COMMAND", f[0]);
 	if (side_of(r, f[1], &sd))
 		return -EINVAL;
-	if (sd->cmd[0])
+	if (sd->cmd_given)
 		return bad(r, "cmd of that side given twice", f[1]);
+	sd->cmd_given = true;
 	return copy(r, "cmd", sd->cmd, sizeof(sd->cmd), f[2]);
 }
 
@@ -420,8 +424,9 @@ static int rd_skip(struct reader *r, char **f, int n)
 		return bad(r, "skip before any cmp", f[0]);
 	if (n != 2)
 		return bad(r, "skip takes REASON", f[0]);
-	if (c->skip[0])
+	if (c->skip_given)
 		return bad(r, "skip given twice in the cmp", f[1]);
+	c->skip_given = true;
 	return copy(r, "skip", c->skip, sizeof(c->skip), f[1]);
 }
 

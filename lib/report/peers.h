@@ -116,6 +116,7 @@ struct peers_run {
 struct peers_side {
 	char label[PEERS_TEXT];
 	char cmd[PEERS_CMD];
+	bool cmd_given;
 	unsigned int n;
 	struct peers_run run[PEERS_MAX_RUNS];
 	/* peers_summarize() */
@@ -138,6 +139,7 @@ enum peers_limit {
 struct peers_cmp {
 	char name[PEERS_TEXT];
 	char skip[PEERS_TEXT];		/* "": made */
+	bool skip_given;
 	bool cpu_ns;			/* its part's unit is cpu-ns */
 	enum peers_limit limit;		/* peers_summarize() */
 	struct peers_side side[PEERS_NR_SIDES];

@@ -341,8 +341,15 @@ static int sweep_plot(const char *base, const struct sweep_cfg *c,
 	/* no shell: the path is one argument, whatever it holds */
 	e = cli_run_argv(argv);
 	if (e || !unlink_empty(png)) {
+		char why[64] = "wrote no image";
+
+		if (e) {
+			snprintf(why, sizeof(why), "failed (");
+			cli_status_text(e, why + 8, sizeof(why) - 9);
+			strcat(why, ")");
+		}
 		fprintf(stderr, "xdp_sweep: gnuplot %s; the data is in %s\n",
-			e ? "failed" : "wrote no image", esc_path(dat).s);
+			why, esc_path(dat).s);
 		unlink_empty(png);
 	} else {
 		printf("plot: %s\n", esc_path(png).s);

@@ -75,8 +75,10 @@ static int measure(const struct sweep_cfg *c, struct sweep_point *p,
 		int st = cli_run_shell(c->pre_cmd);
 
 		if (st) {
-			snprintf(run->err, sizeof(run->err),
-				 "'%.200s' failed (status %d)", c->pre_cmd, st);
+			char why[64];
+
+			snprintf(run->err, sizeof(run->err), "'%.200s' failed (%s)",
+				 c->pre_cmd, cli_status_text(st, why, sizeof(why)));
 			return -ECANCELED;
 		}
 	}

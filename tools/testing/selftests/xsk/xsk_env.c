@@ -62,6 +62,51 @@ static int run_ended(pid_t pid, bool block)
 }
 
 /*
+ * The leader of a command's process group: it runs the command and ends as
+ * the command did (its status, or the same signal), and should the caller
+ * die meanwhile (SIGKILL, which nothing can handle) it kills the whole
+ * group: the command and all it started go with the caller.  It never
+ * returns.
+ */
+static void run_supervised(const char *const argv[], pid_t caller)
+{
+	sigset_t set;
+	pid_t cmd;
+	int st;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != caller)
+		kill(0, SIGKILL);
+	cmd = fork();
+	if (cmd < 0) {
+		fprintf(stderr, "%s: fork: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (!cmd) {
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		if (sigwaitinfo(&set, NULL) == SIGTERM)
+			kill(0, SIGKILL);	/* the caller is gone */
+		if (waitpid(cmd, &st, WNOHANG) == cmd)
+			break;
+	}
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(WTERMSIG(st));
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+/*
  * xenv_run(), with the wait status in *status (valid when it returns >= 0).
  * The output is read until the command ends, not until the pipe's last
  * writer closes it: something the command left behind (a child in the
@@ -69,8 +114,8 @@ static int run_ended(pid_t pid, bool block)
  * in a process group of its own, killed with all it started once the
  * command has ended or the caller stops.
  */
-static int run_status(char *out, size_t outlen, const char *const argv[],
-		      int *status)
+int xenv_run_status(char *out, size_t outlen, const char *const argv[],
+		    int *status)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	size_t used = 0, after = 0;
@@ -92,15 +137,17 @@ static int run_status(char *out, size_t outlen, const char *const argv[],
 		return -errno;
 	}
 	if (!pid) {
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
 		/* a group of its own: killed with whatever it started */
-		if (stop_test)
+		if (stop_test) {
 			setpgid(0, 0);
-		/* and with the caller, should it be killed (SIGKILL) */
+			run_supervised(argv, parent);
+		}
+		/* with the caller, should it be killed (SIGKILL) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(128 + SIGKILL);
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -176,18 +223,39 @@ int xenv_run(char *out, size_t outlen, const char *const argv[])
 {
 	int status;
 
-	return run_status(out, outlen, argv, &status);
+	return xenv_run_status(out, outlen, argv, &status);
+}
+
+/*
+ * Whether the line at s (up to its newline) has a word in it: three
+ * letters or digits in a row, which an escape sequence alone has not
+ */
+static bool says_something(const char *s)
+{
+	int run = 0;
+
+	for (; *s && *s != '\n' && run < 3; s++)
+		run = (*s >= '0' && *s <= '9') ||
+		      ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') ? run + 1 : 0;
+	return run == 3;
 }
 
 /*
  * Of what a command printed (a string of at most size - 1 bytes, its NUL
- * bytes already '?'): its first line that is not blank, control bytes and
- * bytes past ASCII shown as '?', and "..." where the buffer cut it.
+ * bytes already '?'): its first line with a word in it (else its first
+ * that is not blank), control bytes and bytes past ASCII shown as '?', and
+ * "..." where the buffer cut it.
  */
 static void first_line(char *out, size_t size)
 {
 	size_t i, skip = strspn(out, " \t\r\n"), n;
+	const char *l;
 
+	for (l = out + skip; *l && !says_something(l); l += strcspn(l, "\n"),
+	     l += *l == '\n')
+		;
+	if (*l)
+		skip = l - out;
 	memmove(out, out + skip, strlen(out + skip) + 1);
 	n = strcspn(out, "\n");
 	if (!out[n] && n + 1 + skip == size && n >= 3)
@@ -204,7 +272,7 @@ int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 	size_t i, n = 0;
 	int ret, st;
 
-	ret = run_status(out, sizeof(out), argv, &st);
+	ret = xenv_run_status(out, sizeof(out), argv, &st);
 	if (!ret)
 		return 0;
 	for (i = 0; argv[i] && n < sizeof(cmd); i++)
@@ -757,8 +825,14 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 		 */
 		snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", env->ns[side]);
 		there = !access(path, F_OK);
+		if (there) {
+			ret = xsk_errf(err, -EEXIST,
+				       "namespace %s: there before this run made it, so not ours",
+				       env->ns[side]);
+			goto fail;
+		}
 		ret = xenv_run_or_fail(err, argv);
-		env->ns_made[side] = !ret || (!there && !access(path, F_OK));
+		env->ns_made[side] = !ret || !access(path, F_OK);
 		if (!ret)
 			ret = setup_side(env, side, err);
 		if (ret)

@@ -136,6 +136,10 @@ int xenv_reap_stale(void);
  */
 int xenv_run(char *out, size_t outlen, const char *const argv[]);
 
+/* The same, with the wait status in *status where it returns >= 0 */
+int xenv_run_status(char *out, size_t outlen, const char *const argv[],
+		    int *status);
+
 /*
  * xenv_run() of a command whose output only says why it failed: 0, or a
  * sentence in err naming the command and why ("'...' failed: FIRST LINE",
