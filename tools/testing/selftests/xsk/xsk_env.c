@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/if_packet.h>
@@ -99,6 +100,8 @@ static void run_supervised(const char *const argv[], pid_t caller)
 			break;
 	}
 	if (WIFSIGNALED(st)) {
+		/* the same end, but no core: this process is the caller's copy */
+		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
 		signal(WTERMSIG(st), SIG_DFL);
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		raise(WTERMSIG(st));
