@@ -49,15 +49,15 @@ static bool stopping(void)
 #define RUN_POLL_MS	20
 
 /*
- * Whether the command pid has ended (waiting for it when block), without
- * reaping it: while it stays a zombie its pid, and so its process group's
- * id, cannot be reused.  1, 0 or -errno (-EINTR: a signal came first).
+ * Whether the command pid has ended, without waiting and without reaping
+ * it: while it stays a zombie its pid, and so its process group's id,
+ * cannot be reused.  1, 0 or -errno.
  */
-static int run_ended(pid_t pid, bool block)
+static int run_ended(pid_t pid)
 {
 	siginfo_t si = {};
 
-	if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)))
+	if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG))
 		return -errno;
 	return si.si_pid == pid;
 }
@@ -171,7 +171,7 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 
 		if (stopping())
 			break;
-		ended = ended > 0 ? ended : run_ended(pid, false);
+		ended = ended > 0 ? ended : run_ended(pid);
 		r = poll(&pfd, 1, ended > 0 ? 0 : RUN_POLL_MS);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -203,7 +203,7 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 			kill(stop_test ? -pid : pid, SIGKILL);
 			killed = true;
 		}
-		ended = run_ended(pid, false);
+		ended = run_ended(pid);
 		if (ended < 0 && ended != -EINTR)
 			return ended;
 		/* a command that closed its output is most often exiting */
