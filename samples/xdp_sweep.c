@@ -38,7 +38,8 @@ struct config {
 	bool actions_given, sizes_given, flows_given, full_given;
 	bool duration_given;
 	bool ab_opts_given;	/* an A/B option or --out: never in --b-opts */
-	bool b_given;		/* --b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd */
+	bool out_made;		/* --out made by this run: removed if left empty */
+	bool b_given;		/* --b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd, --level */
 	bool loop_given, spin_given;	/* --loop, --spin (B's: in --b-opts) */
 	bool b_loop_given, b_spin_given;
 	char devs_buf[2 * IF_NAMESIZE + 2];	/* --devs: dev[] point here */
@@ -158,7 +159,7 @@ static int check_args(const struct config *cfg)
 		  "--stacks: no size up to 1514 in --sizes" :
 		  "--rxdrop: no size up to 1514 in --sizes" },
 		{ !cfg->ab && cfg->b_given,
-		  "--b-loop, --b-spin, --b-opts, --a-cmd and --b-cmd need --ab" },
+		  "--b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd and --level need --ab" },
 		{ cfg->stacks && cfg->ab, "--stacks does not run A/B (--ab)" },
 		{ cfg->stacks && (s->dev[0] || s->count || s->icount),
 		  "--stacks runs on the own veth pair, timed: not with --devs, --count or --icount (--rxdrop does)" },
@@ -201,8 +202,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	cfg->duration_given |= opts_given(&tool, given, "duration");
 	for (k = 0; k < ARRAY_SIZE(ab_opts); k++)
 		cfg->ab_opts_given |= opts_given(&tool, given, ab_opts[k]);
-	/* the A/B's own options but --ab, --level and --out */
-	for (k = 1; k < ARRAY_SIZE(ab_opts) - 2; k++)
+	/* the A/B's own options but --ab and --out */
+	for (k = 1; k < ARRAY_SIZE(ab_opts) - 1; k++)
 		cfg->b_given |= opts_given(&tool, given, ab_opts[k]);
 	cfg->loop_given |= opts_given(&tool, given, "loop");
 	cfg->spin_given |= opts_given(&tool, given, "spin");
@@ -261,6 +262,12 @@ static int side_b(const struct config *a, struct config *b)
 		fprintf(stderr, "xdp_sweep: --b-opts '%s' sets B's --loop or --spin, and so does --b-loop or --b-spin: give it once\n",
 			esc_text(a->b_opts).s);
 		ret = -EINVAL;
+	} else if (b->allow_concurrent != a->allow_concurrent ||
+		   b->no_plot != a->no_plot || b->s.profile != a->s.profile) {
+		/* one lock, one plot, one profile for both sides */
+		fprintf(stderr, "xdp_sweep: --b-opts '%s': --allow-concurrent, --no-plot and --profile are the run's, not a side's: give them outside --b-opts\n",
+			esc_text(a->b_opts).s);
+		ret = -EINVAL;
 	} else if (!sweep_same_plan(&a->s, &b->s) || b->ab_opts_given) {
 		fprintf(stderr, "xdp_sweep: --b-opts '%s': B may not change the matrix, the repeats, the output or the A/B options\n",
 			esc_text(a->b_opts).s);
@@ -311,7 +318,8 @@ static int configure(int argc, char **argv, struct config *cfg,
 	if (cfg->ab && side_b(cfg, b))
 		return -EINVAL;
 	/* the options all taken: one level of --out is made, or refused */
-	if (mkdir(cfg->out_dir, 0755) && errno != EEXIST) {
+	cfg->out_made = !mkdir(cfg->out_dir, 0755);
+	if (!cfg->out_made && errno != EEXIST) {
 		fprintf(stderr, "xdp_sweep: --out: '%s' is not a directory we can write to (%s)\n",
 			esc_path(cfg->out_dir).s, strerror(errno));
 		return -EINVAL;
@@ -343,6 +351,13 @@ static void unclaim(const char *base, bool ab)
 	snprintf(path, sizeof(path), "%s%s.json", base, ab ? "-a" : "");
 	if (!lstat(path, &st) && S_ISREG(st.st_mode) && !st.st_size)
 		unlink(path);
+}
+
+/* --out, made by this run and still empty: removed (rmdir: only if empty) */
+static void unmake_out(const struct config *cfg)
+{
+	if (cfg->out_made)
+		rmdir(cfg->out_dir);
 }
 
 /*
@@ -384,14 +399,17 @@ int main(int argc, char **argv)
 
 	if (configure(argc, argv, &side[0], &side[1]))
 		return 2;
-	if (start(&side[0], &lock))
+	if (start(&side[0], &lock)) {
+		unmake_out(&side[0]);
 		return cli_finish(tool.name, 1);
+	}
 	ret = sweep_result_name(side[0].out_dir, side[0].ab, started,
 				sizeof(started), ro.base);
 	if (ret) {
 		fprintf(stderr, "xdp_sweep: --out: no name for the result in '%s' (%s)\n",
 			esc_path(side[0].out_dir).s, strerror(-ret));
 		cli_lock_release(&lock);
+		unmake_out(&side[0]);
 		return cli_finish(tool.name, 1);
 	}
 	ret = 1;
@@ -433,8 +451,10 @@ int main(int argc, char **argv)
 		ret = 1;
 out:
 	/* no result written: the name's claim goes (it is still empty) */
-	if (ret)
+	if (ret) {
 		unclaim(ro.base, side[0].ab);
+		unmake_out(&side[0]);
+	}
 	for (sd = 0; sd < ro.nsides; sd++)
 		sweep_plan_free(sw[sd].pts, sw[sd].n);
 	prof_close(side[0].s.prof);

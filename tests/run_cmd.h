@@ -37,13 +37,15 @@ static inline int run_cmd(const char *cmd, char *out, size_t len)
 }
 
 /*
- * The project's namespaces (xsk-PID-START-N-{d,p}) whose owner, the PID
- * in the name, is gone: what a killed run left behind (a reused pid is
- * not seen here; xenv_reap_stale() sees it).  Sorted, a line each.
+ * The project's namespaces (xsk-PID-START-PIDNS-N-{d,p}) of this pid
+ * namespace whose owner, the PID in the name, is gone: what a killed run
+ * left behind (a reused pid is not seen here; xenv_reap_stale() sees it).
+ * Sorted, a line each.
  */
 static inline void dead_owner_namespaces(char *buf, size_t len)
 {
-	if (run_cmd("for n in $(ip netns list 2>/dev/null | awk '$1 ~ /^xsk-/ { print $1 }'); do "
+	if (run_cmd("ns=$(stat -L -c %i /proc/self/ns/pid); "
+		    "for n in $(ip netns list 2>/dev/null | awk -v ns=$ns '{ split($1, f, \"-\"); if (f[1] == \"xsk\" && f[4] == ns) print $1 }'); do "
 		    "p=${n#xsk-}; [ -d /proc/${p%%-*} ] || echo $n; done | sort",
 		    buf, len) < 0)
 		snprintf(buf, len, "?");

@@ -237,10 +237,10 @@ TEST_F_TIMEOUT(rerun, sigkill_then_same_command, 300)
 		 "$BIN/%s > $DIR/out1 2>&1 & p=$!; i=0; "
 		 "until [ -n \"$(ns_of $p)\" ] || [ $i -ge 1200 ]; do i=$((i + 1)); sleep 0.1; done; "
 		 "sleep 1; kill -KILL $p; { wait $p; } 2>/dev/null; echo $? > $DIR/rc1; ns_of $p > $DIR/killed; "
-		 "sleep 300 & s=$!; ip netns add xsk-$s-1-0-d; "
+		 "sleep 300 & s=$!; ip netns add xsk-$s-1-$(stat -L -c %%i /proc/self/ns/pid)-0-d; "
 		 "$BIN/%s > $DIR/out2 2>&1 & q=$!; wait $q; rc=$?; "
 		 "{ ns_of $p; ns_of $q; ns_of $s; } > $DIR/left; "
-		 "ip netns del xsk-$s-1-0-d 2>/dev/null; kill $s; "
+		 "ip netns del xsk-$s-1-$(stat -L -c %%i /proc/self/ns/pid)-0-d 2>/dev/null; kill $s; "
 		 "ip -br link | awk '{ print $1 }' | sort > $DIR/links1; "
 		 "cat $DIR/out2; exit $rc",
 		 variant->cmd, variant->cmd);

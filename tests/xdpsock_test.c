@@ -80,7 +80,7 @@ static const char *str(FIXTURE_DATA(xdpsock) *self, const char *path)
 	return jt_strz(self->doc, path);
 }
 
-/* The last run's namespaces (xsk-PID-START-N-{d,p}) are gone */
+/* The last run's namespaces (xsk-PID-START-PIDNS-N-{d,p}) are gone */
 static bool no_netns_left(FIXTURE_DATA(xdpsock) *self)
 {
 	char cmd[128], out[4096];

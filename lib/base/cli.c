@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -80,15 +81,77 @@ int cli_file_close(FILE *f)
 	return ret;
 }
 
+/* The standard fds that were closed at start, now held on /dev/null */
+static unsigned int std_closed;
+
+void cli_std_fds_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			std_closed |= 1u << fd;
+	do {
+		fd = open("/dev/null", O_RDONLY);
+	} while (fd >= 0 && fd <= 2);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Whether path reaches, through its symbolic links, a standard fd that was
+ * closed at start (/proc/PID/fd/N of this process, or of one of its
+ * threads): reopened, it would be a writable /dev/null.
+ */
+static bool names_closed_std(const char *path)
+{
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX], *slash;
+	int hops, pid, tid, fd, end;
+	ssize_t n;
+
+	if (!std_closed || snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+		return false;
+	for (hops = 0; hops < 40; hops++) {
+		slash = strrchr(cur, '/');
+		/* the directory resolved; the last component as it is */
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - cur) : 1,
+			 slash ? (slash == cur ? "/" : cur) : ".");
+		if (!realpath(dir, link))
+			return false;
+		end = 0;
+		sscanf(link, "/proc/%d/fd%n", &pid, &end);
+		if (!end)
+			sscanf(link, "/proc/%d/task/%d/fd%n", &pid, &tid, &end);
+		if (end && !link[end] && pid == getpid() && slash &&
+		    sscanf(slash + 1, "%d%n", &fd, &end) == 1 && !slash[1 + end] &&
+		    fd >= 0 && fd <= 2 && (std_closed & (1u << fd)))
+			return true;
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			return false;
+		link[n] = '\0';
+		/* relative: from the link's directory */
+		end = link[0] == '/' || !slash ? 0 : slash - cur + 1;
+		if (end + n >= (int)sizeof(cur))
+			return false;
+		memcpy(cur + end, link, n + 1);
+	}
+	return false;
+}
+
 /* cli_open_out() (regular_only) or cli_open_stream() */
 static FILE *open_out(const char *path, bool regular_only)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC |
-		      (regular_only ? O_NOFOLLOW : 0), 0644);
 	struct stat st;
 	FILE *f;
-	int e;
+	int fd, e;
 
+	if (names_closed_std(path)) {
+		errno = EBADF;
+		return NULL;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC |
+		  (regular_only ? O_NOFOLLOW : 0), 0644);
 	if (fd < 0)
 		return NULL;
 	e = fstat(fd, &st) ? errno : 0;
@@ -187,6 +250,54 @@ void cli_exec_prep(void)
 	signal(SIGXFSZ, SIG_DFL);
 }
 
+/*
+ * The leader of the command's process group: it runs argv and ends as the
+ * command did (its status, or the same signal, without a core: it is the
+ * tool's copy), and should the tool die meanwhile (SIGKILL, which nothing
+ * can handle) it kills the whole group, so that what the command was
+ * running goes with the tool too; a SIGTERM of the tool's stop, to the
+ * group, is the command's to handle.  The selftests' xsk_env.c has its
+ * own for its set-up commands: it cannot link this layer.  Never returns.
+ */
+static void supervise(const char *const argv[], pid_t tool)
+{
+	sigset_t set;
+	pid_t cmd;
+	int st;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != tool)
+		kill(0, SIGKILL);
+	cmd = fork();
+	if (cmd < 0) {
+		fprintf(stderr, "%s: fork: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (!cmd) {
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		cli_exec_prep();
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		if (sigwaitinfo(&set, NULL) == SIGTERM && getppid() != tool)
+			kill(0, SIGKILL);	/* the tool is gone */
+		if (waitpid(cmd, &st, WNOHANG) == cmd)
+			break;
+	}
+	if (WIFSIGNALED(st)) {
+		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+		signal(WTERMSIG(st), SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(WTERMSIG(st));
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 /* argv in a process group of its own (cli_run_shell(), cli_run_argv()) */
 static int run_group(const char *const argv[], bool reap)
 {
@@ -200,13 +311,7 @@ static int run_group(const char *const argv[], bool reap)
 	if (!pid) {
 		/* a group of its own: its children go with it */
 		setpgid(0, 0);
-		/* and it with the tool, should the tool be killed (SIGKILL) */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-			_exit(CLI_SIGNALED);
-		cli_exec_prep();
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		supervise(argv, parent);
 	}
 	setpgid(pid, pid);	/* either side may run first */
 	return wait_group(pid, reap);

@@ -46,6 +46,16 @@ int cli_run_shell(const char *cmd);
 const char *cli_status_text(int st, char *buf, size_t len);
 
 /*
+ * fds 0-2 open (on /dev/null where one was closed, as in "2>&-"): else the
+ * first file the tool opens (a record, the run lock) would take the
+ * closed one's number and get its messages.  Read-only: a write to a
+ * closed stdout still fails (EBADF), and a lost report is still said with
+ * exit 1; cli_open_out() and cli_open_stream() refuse (EBADF) a path that
+ * names one of them (/dev/stdout, /dev/fd/1, /proc/self/fd/1).
+ */
+void cli_std_fds_open(void);
+
+/*
  * In a child about to exec the user's command: the signal dispositions
  * the tools change (SIGPIPE and SIGXFSZ ignored, opts_parse()) back to
  * the default

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <net/if.h>
 
+#include "cli.h"
 #include "esc.h"
 #include "opts.h"
 
@@ -364,24 +365,6 @@ static int short_options(const struct opts_tool *t, char **argv, int *i,
 	return 0;
 }
 
-/*
- * fds 0-2 open (on /dev/null where one was closed, as in "2>&-"): else the
- * first file the tool opens (a record, the run lock) would take the
- * closed one's number and get its messages.  Read-only: a write to a
- * closed stdout still fails (EBADF), and a lost report is still said
- * with exit 1.
- */
-static void std_fds_open(void)
-{
-	int fd;
-
-	do {
-		fd = open("/dev/null", O_RDONLY);
-	} while (fd >= 0 && fd <= 2);
-	if (fd >= 0)
-		close(fd);
-}
-
 int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 	       opts_given_t *given)
 {
@@ -399,7 +382,7 @@ int opts_parse(const struct opts_tool *t, int argc, char **argv, void *cfg,
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	std_fds_open();
+	cli_std_fds_open();
 	if (t->cfg_size)
 		defaults = malloc(t->cfg_size);
 	if (defaults)

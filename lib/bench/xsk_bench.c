@@ -260,9 +260,9 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 		 "cd /sys/class/net/%s && cat napi_defer_hard_irqs gro_flush_timeout | tr '\\n' ' ' && echo %d > napi_defer_hard_irqs && echo %d > gro_flush_timeout",
 		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
 	ret = napi_sysfs(b, cmd, out, sizeof(out), &st);
-	/* its first line that is not blank */
-	memmove(out, out + strspn(out, " \t\r\n"), strlen(out) + 1);
-	out[strcspn(out, "\n")] = '\0';
+	/* the old values, or the line that says why not */
+	if (ret || sscanf(out, "%u %u", &defer, &gro) != 2)
+		xenv_first_line(out, sizeof(out));
 	/* stopped while it ran: the command was killed, nothing was set */
 	if (ret == -EINTR) {
 		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: 'ip netns exec ... sh -c ...' killed: a signal stopped the run",
@@ -279,9 +279,15 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 			out[0] ? ": " : "", esc_text(out).s);
 		return -EIO;
 	}
-	if (ret || sscanf(out, "%u %u", &defer, &gro) != 2) {
+	if (ret) {
 		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s failed (status %d): %s",
 			b->ifname, ret, out[0] ? esc_text(out).s : "it said nothing");
+		return -EIO;
+	}
+	if (sscanf(out, "%u %u", &defer, &gro) != 2) {
+		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command ended with status 0 but printed %s%s%s, not the two old values: they may be left as -B set them",
+			b->ifname, out[0] ? "'" : "nothing", out[0] ? esc_text(out).s : "",
+			out[0] ? "'" : "");
 		return -EIO;
 	}
 	snprintf(b->saved_napi, sizeof(b->saved_napi), "%u %u", defer, gro);

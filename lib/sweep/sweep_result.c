@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "json.h"
@@ -305,6 +308,63 @@ static void rows_json(struct json *j, const struct sweep_cfg *cfg,
 	json_end_array(j);
 }
 
+/*
+ * Held (flock) from the claim to the exit: a claim no one holds and that is
+ * still empty is a killed run's (SIGKILL), no one's to fill.
+ */
+static int claim_fd = -1;
+
+/* How long a new claim may be unheld: between its open() and its flock() */
+#define CLAIM_GRACE_S	10
+
+/* A name sweep_result_name() claims: sweep-YYYYMMDD-HHMMSS[-K][-a].json */
+static bool claim_name(const char *name)
+{
+	unsigned int k;
+	int n = 0;
+	size_t i;
+
+	if (strncmp(name, "sweep-", 6) || strlen(name) < 21 || name[14] != '-')
+		return false;
+	for (i = 6; i < 21; i++)
+		if (i != 14 && (name[i] < '0' || name[i] > '9'))
+			return false;
+	name += 21;
+	if (sscanf(name, "-%u%n", &k, &n) == 1 && k >= 2 && k < 100 &&
+	    name[1] >= '1' && name[1] <= '9')
+		name += n;
+	if (!strncmp(name, "-a", 2))
+		name += 2;
+	return !strcmp(name, ".json");
+}
+
+/* The empty claims of runs that are gone, in dir: removed */
+static void reap_claims(const char *dir)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!claim_name(de->d_name))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !st.st_size &&
+		    st.st_mtime < time(NULL) - CLAIM_GRACE_S &&
+		    !flock(fd, LOCK_EX | LOCK_NB))
+			unlinkat(dirfd(d), de->d_name, 0);
+		close(fd);
+	}
+	closedir(d);
+}
+
 int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
 		      char base[SWEEP_BASE_LEN])
 {
@@ -315,6 +375,7 @@ int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
 
 	if (strlen(dir) > SWEEP_OUT_MAX)
 		return -ENAMETOOLONG;
+	reap_claims(dir);
 	strftime(started, slen, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
 	for (k = 1; k < 100; k++) {
@@ -328,7 +389,10 @@ int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
 		fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 			  O_CLOEXEC, 0644);
 		if (fd >= 0) {
-			close(fd);
+			flock(fd, LOCK_EX);
+			if (claim_fd >= 0)
+				close(claim_fd);
+			claim_fd = fd;
 			return 0;
 		}
 		if (errno != EEXIST)

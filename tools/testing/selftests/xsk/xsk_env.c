@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <linux/if_packet.h>
 #include <bpf/bpf.h>
@@ -186,6 +187,15 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 			break;
 		if (ended > 0)
 			after += n;
+		/* blanks before the first word take no room: the reason may follow */
+		if (dst == out && !used) {
+			size_t b = 0;
+
+			while (b < (size_t)n && strchr(" \t\r\n", dst[b]) && dst[b])
+				b++;
+			memmove(dst, dst + b, n - b);
+			n -= b;
+		}
 		/* text: a NUL in it would end it early */
 		for (; dst != sink && n > 0; n--, used++)
 			if (!out[used])
@@ -249,7 +259,7 @@ static bool says_something(const char *s)
  * that is not blank), control bytes and bytes past ASCII shown as '?', and
  * "..." where the buffer cut it.
  */
-static void first_line(char *out, size_t size)
+void xenv_first_line(char *out, size_t size)
 {
 	size_t i, skip = strspn(out, " \t\r\n"), n;
 	const char *l;
@@ -269,13 +279,19 @@ static void first_line(char *out, size_t size)
 			out[i] = '?';
 }
 
-int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
+/*
+ * xenv_run_or_fail(); *exited: whether the command ended by itself with an
+ * exit status (not killed by a signal, and not stopped by us)
+ */
+static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[],
+		       bool *exited)
 {
 	char out[XSK_ERRLEN / 2] = "", cmd[XSK_ERRLEN / 2] = "";
 	size_t i, n = 0;
-	int ret, st;
+	int ret, st = 0;
 
 	ret = xenv_run_status(out, sizeof(out), argv, &st);
+	*exited = ret >= 0 && WIFEXITED(st);
 	if (!ret)
 		return 0;
 	for (i = 0; argv[i] && n < sizeof(cmd); i++)
@@ -288,7 +304,7 @@ int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 	}
 	if (ret < 0)
 		return xsk_errf(err, ret, "'%s' could not run", cmd);
-	first_line(out, sizeof(out));
+	xenv_first_line(out, sizeof(out));
 	/* what it printed says why: no errno text after it */
 	if (WIFSIGNALED(st))
 		xsk_errf(err, 0, "'%s' was killed by signal %d (%s)%s%s", cmd,
@@ -300,6 +316,13 @@ int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
 		xsk_errf(err, 0, "'%s' failed with status %d, saying nothing",
 			 cmd, ret);
 	return -EIO;
+}
+
+int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[])
+{
+	bool exited;
+
+	return run_or_fail(err, argv, &exited);
 }
 
 /*
@@ -359,11 +382,43 @@ static int proc_stat(int pid, bool *running, unsigned long long *start)
 
 
 /*
- * The owner of one of the project's namespaces, from its name: the pid and
- * the start time of the process that made it (start 0 in the names from
- * before the start time was in them: the pid alone)
+ * The pid namespace of this process (the inode of /proc/self/ns/pid), once
+ * /proc is found to be this pid namespace's: the pids in the names are
+ * looked up there.  0 or -errno (-EXDEV: /proc is another pid namespace's).
  */
-static bool ns_owner(const char *name, int *pid, unsigned long long *start)
+static int self_pidns(unsigned long *ino)
+{
+	static unsigned long mine;
+	static int ret = 1;
+	char link[32];
+	struct stat st;
+	ssize_t n;
+
+	if (ret > 0) {
+		n = readlink("/proc/self", link, sizeof(link) - 1);
+		if (n < 0) {
+			ret = errno == ENOENT ? -EXDEV : -errno;
+		} else {
+			link[n] = '\0';
+			if (strtol(link, NULL, 10) != getpid())
+				ret = -EXDEV;
+			else
+				ret = stat("/proc/self/ns/pid", &st) ? -errno : 0;
+			if (!ret)
+				mine = st.st_ino;
+		}
+	}
+	*ino = mine;
+	return ret;
+}
+
+/*
+ * The owner of one of the project's namespaces, from its name
+ * (xsk-PID-START-PIDNS-N-{d,p}): the pid, start time and pid namespace of
+ * the process that made it.  A name in no other form is not a run's.
+ */
+static bool ns_owner(const char *name, int *pid, unsigned long long *start,
+		     unsigned long *pidns)
 {
 	char again[sizeof(((struct xsk_env *)0)->ns[0])];
 	unsigned int seq;
@@ -371,44 +426,43 @@ static bool ns_owner(const char *name, int *pid, unsigned long long *start)
 	int n;
 
 	/* Only a name a run makes, written back the same: no other is ours */
-	if (sscanf(name, XENV_PREFIX "%d-%llu-%u-%c%c", pid, start, &seq,
-		   &side, &more) == 4) {
-		n = snprintf(again, sizeof(again), XENV_PREFIX "%d-%llu-%u-%c",
-			     *pid, *start, seq, side);
-	} else if (sscanf(name, XENV_PREFIX "%d-%u-%c%c", pid, &seq, &side,
-			  &more) == 3) {
-		*start = 0;
-		n = snprintf(again, sizeof(again), XENV_PREFIX "%d-%u-%c", *pid,
-			     seq, side);
-	} else {
+	if (sscanf(name, XENV_PREFIX "%d-%llu-%lu-%u-%c%c", pid, start, pidns,
+		   &seq, &side, &more) != 5)
 		return false;
-	}
+	n = snprintf(again, sizeof(again), XENV_PREFIX "%d-%llu-%lu-%u-%c",
+		     *pid, *start, *pidns, seq, side);
 	return *pid > 0 && (side == 'd' || side == 'p') &&
 	       n < (int)sizeof(again) && !strcmp(again, name);
 }
 
 /*
- * Whether the run that named a namespace is alive: its pid runs and, when
- * the name says, started when it did; another process with the same pid
- * later is not the owner.  When /proc cannot tell, alive: leave it be.
+ * Whether the run that named a namespace is alive: its pid runs and
+ * started when it did; another process with the same pid later is not the
+ * owner.  A pid of another pid namespace cannot be looked up here, and
+ * when /proc cannot tell: alive, leave it be.
  */
-static bool owner_alive(int pid, unsigned long long start)
+static bool owner_alive(int pid, unsigned long long start,
+			unsigned long pidns)
 {
 	unsigned long long now;
+	unsigned long mine;
 	bool running;
 	int ret;
 
+	if (self_pidns(&mine) || mine != pidns)
+		return true;
 	ret = proc_stat(pid, &running, &now);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return false;
 	if (ret)
 		return true;
-	return running && (!start || now == start);
+	return running && now == start;
 }
 
 int xenv_reap_stale(void)
 {
 	unsigned long long start;
+	unsigned long pidns;
 	struct dirent *de;
 	int reaped = 0;
 	DIR *dir;
@@ -418,8 +472,8 @@ int xenv_reap_stale(void)
 	if (!dir)
 		return 0;
 	while ((de = readdir(dir))) {
-		if (!ns_owner(de->d_name, &pid, &start) ||
-		    owner_alive(pid, start))
+		if (!ns_owner(de->d_name, &pid, &start, &pidns) ||
+		    owner_alive(pid, start, pidns))
 			continue;
 		netns_del(de->d_name);
 		reaped++;
@@ -446,12 +500,13 @@ int xenv_netns_list(char *buf, size_t len)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(dir)) && n < ARRAY_SIZE(names)) {
 		unsigned long long start;
+		unsigned long pidns;
 		int pid;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (ns_owner(de->d_name, &pid, &start) && pid != getpid() &&
-		    owner_alive(pid, start))
+		if (ns_owner(de->d_name, &pid, &start, &pidns) &&
+		    pid != getpid() && owner_alive(pid, start, pidns))
 			continue;	/* another live run's */
 		names[n] = strdup(de->d_name);
 		if (names[n])
@@ -750,6 +805,7 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	static const struct xenv_opts defaults;
 	unsigned long long start;
 	struct xsk_env *env;
+	unsigned long pidns;
 	int side, ret;
 	bool running;
 
@@ -786,9 +842,22 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	live_envs = env;
 
 	/*
-	 * Unique per run, and whose run for good: pid and start time.  Without
-	 * the start time the names would be taken as older runs' (pid alone).
+	 * Unique per run, and whose run for good: pid, start time and pid
+	 * namespace.  Without the start time the names would be taken as
+	 * older runs' (pid alone); without the pid namespace a run in another
+	 * one (a container sharing /run/netns) would take them as a dead
+	 * pid's.
 	 */
+	ret = self_pidns(&pidns);
+	if (ret == -EXDEV) {
+		xsk_errf(err, 0,
+			 "/proc is not this process's pid namespace's (unshare -p without --mount-proc?): the namespaces' owner could not be told");
+		goto fail;
+	}
+	if (ret) {
+		xsk_errf(err, ret, "this process's pid namespace, /proc/self/ns/pid");
+		goto fail;
+	}
 	ret = proc_stat(getpid(), &running, &start);
 	if (ret) {
 		xsk_errf(err, ret, "this process's start time, from /proc/%d/stat",
@@ -797,8 +866,8 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	}
 	for (side = 0; side < 2; side++)
 		snprintf(env->ns[side], sizeof(env->ns[side]),
-			 XENV_PREFIX "%d-%llu-%u-%c", getpid(), start, env_seq,
-			 side == XENV_DUT ? 'd' : 'p');
+			 XENV_PREFIX "%d-%llu-%lu-%u-%c", getpid(), start,
+			 pidns, env_seq, side == XENV_DUT ? 'd' : 'p');
 	/* In private namespaces, fixed names cannot collide */
 	for (side = 0; side < env->nr_if; side++) {
 		if (o->dev[0])
@@ -819,23 +888,29 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 				       NULL };
 
 		char path[sizeof(NETNS_RUN_DIR) + sizeof(env->ns[side])];
-		bool there;
+		bool exited;
 
 		/*
-		 * A namespace of that name that was there before is not ours;
-		 * one that is there after the command, whatever it said or
-		 * however it ended, is
+		 * A namespace of that name that was there before is not ours.
+		 * After the command: one it says it made is; when it says it
+		 * failed, the one there is not (ip-netns(8) makes the name
+		 * with O_EXCL, so it failed on one someone else made just
+		 * before, and removes what it made when a later step fails);
+		 * when it was killed and could not say, one there is ours.
 		 */
 		snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s", env->ns[side]);
-		there = !access(path, F_OK);
-		if (there) {
+		if (!access(path, F_OK)) {
 			ret = xsk_errf(err, -EEXIST,
 				       "namespace %s: there before this run made it, so not ours",
 				       env->ns[side]);
 			goto fail;
 		}
-		ret = xenv_run_or_fail(err, argv);
-		env->ns_made[side] = !ret || !access(path, F_OK);
+		ret = run_or_fail(err, argv, &exited);
+		env->ns_made[side] = !ret || (!exited && !access(path, F_OK));
+		if (ret && exited && !access(path, F_OK))
+			fprintf(stderr,
+				"xsk env: namespace %s is there, but 'ip netns add' failed: kept, not ours to remove\n",
+				env->ns[side]);
 		if (!ret)
 			ret = setup_side(env, side, err);
 		if (ret)

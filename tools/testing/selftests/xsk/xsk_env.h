@@ -5,9 +5,11 @@
  * "dut" (the side under test) and "peer" (where traffic comes from).
  *
  * The namespaces are named after the process that made them,
- * xsk-PID-START-N-{d,p} (START: its start time in clock ticks after boot,
- * /proc/PID/stat), so parallel runs never collide and a run whose process
- * is gone is told from a later process with the same pid; the interfaces
+ * xsk-PID-START-PIDNS-N-{d,p} (START: its start time in clock ticks after
+ * boot, /proc/PID/stat; PIDNS: the inode of its pid namespace), so
+ * parallel runs never collide, a run whose process is gone is told from a
+ * later process with the same pid, and a run in another pid namespace
+ * sharing /run/netns is never taken for a dead one; the interfaces
  * have fixed names inside them (veth0..veth3), which no other run sees.
  * Nothing outside the two namespaces is touched.  The peer runs a native
  * XDP_PASS program so that the veth accepts XDP_TX and redirected frames.
@@ -15,7 +17,8 @@
  * is installed (a program that wants a signal to end it cleanly sets a
  * flag and returns from main).  What a run ended by a signal or SIGKILL
  * left behind is removed by the next xenv_create() (or xenv_reap_stale()):
- * only namespaces with this prefix whose owner is gone.
+ * only namespaces with this prefix whose owner, of this pid namespace, is
+ * gone.
  */
 #ifndef XSK_ENV_H
 #define XSK_ENV_H
@@ -61,7 +64,7 @@ struct xenv_opts {
 };
 
 struct xsk_env {
-	char ns[2][48];		/* xsk-PID-START-N-d: up to 45 characters */
+	char ns[2][64];		/* xsk-PID-START-PIDNS-N-d: up to 56 characters */
 	bool ns_made[2];	/* ns[] added by this env: only those are deleted */
 	char ifname[XENV_MAX_IF][IF_NAMESIZE];
 	int ifindex[XENV_MAX_IF];
@@ -148,6 +151,14 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
  * -errno it could not run with.
  */
 int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[]);
+
+/*
+ * What a command printed (out: at most size - 1 bytes, from xenv_run()),
+ * cut in place to the line that says why: its first line with a word in
+ * it, control bytes and bytes past ASCII shown as '?', "..." where the
+ * buffer cut it.  Blank bytes before the first word never fill the buffer.
+ */
+void xenv_first_line(char *out, size_t size);
 
 /*
  * A test of the caller's whether to stop, asked when a wait is interrupted
