@@ -189,8 +189,12 @@ and in zero-copy mode on a NIC pair when XSK_DEVS="DUT PEER" names two
 connected interfaces (skipped, and saying why, when it does not).  Exact
 RX and TX in batches a NIC's ring can take, completions (every address
 once, only those submitted, nothing after), XDP_TX from the program beside
-the socket's own TX on one Tx ring, fill-ring starvation and recovery, and
-MTU changes under a zero-copy socket.
+the socket's own TX on one Tx ring, fill-ring starvation and recovery,
+MTU changes under a zero-copy socket, and an application killed (SIGKILL)
+while it receives and sends with an XDP program staying attached, after
+which ifdown/ifup and the detach must not hang and a new socket gets exact
+batches both ways (the class of the 2026 igb fix that removed
+napi_synchronize() from igb_down()).
 EOF
 		;;
 	mb) cat <<'EOF'

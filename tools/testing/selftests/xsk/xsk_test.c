@@ -8,6 +8,7 @@
 /* kernel-patches: core */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,10 @@
 #include <netinet/in.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -779,6 +782,27 @@ static int get_mtu(const char *ifname)
 	return ret ? ret : mtu;
 }
 
+/* ifname administratively up or down (SIOCSIFFLAGS): 0 or -errno */
+static int set_up(const char *ifname, bool up)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+	struct ifreq ifr = {};
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		ret = -errno;
+	} else {
+		ifr.ifr_flags = up ? ifr.ifr_flags | IFF_UP :
+				     ifr.ifr_flags & ~IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+			ret = -errno;
+	}
+	close(fd);
+	return ret;
+}
+
 /* kernel-patches: long */
 static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 {
@@ -931,6 +955,8 @@ static int set_priv_flag(const char *ifname, const char *flag, bool on)
 FIXTURE(nic) {
 	struct xsk_env *env;
 	struct xsk_port *port;
+	struct xsk_prog_bpf *skel;	/* a program of the test's own */
+	__u32 attached;			/* its XDP_FLAGS_*, while attached */
 	int peer_fd;		/* AF_PACKET on the peer: what arrived */
 	char devs[2 * IF_NAMESIZE + 2];
 	char err[XSK_ERRLEN];
@@ -970,6 +996,10 @@ FIXTURE_TEARDOWN(nic)
 	if (self->peer_fd >= 0)
 		close(self->peer_fd);
 	xsk_port_close(self->port);
+	if (self->attached && !xenv_enter(self->env, XENV_DUT))
+		bpf_xdp_detach(self->env->ifindex[XENV_DUT], self->attached,
+			       NULL);
+	xsk_prog_bpf__destroy(self->skel);
 	xenv_destroy(self->env);
 }
 
@@ -1084,6 +1114,38 @@ static int nic_rx_batches(struct xsk_env *env, struct xsk_socket *xs, __u32 n,
 	return 0;
 }
 
+/*
+ * NIC_BATCH frames from the dut's socket to the peer, flow 3000, sequence
+ * first, first + 1, ...: kicked until completed (a zero-copy driver sends
+ * from NAPI) or RX_WAIT_MS; *r is what the peer got.  0, or the first
+ * xsk_tx_packet() error.
+ */
+static int nic_tx_batch(struct xsk_env *env, struct xsk_socket *xs,
+			int peer_fd, __u32 first, struct rx_result *r)
+{
+	__u64 done = xs->stats.tx_completed + NIC_BATCH;
+	unsigned char frame[PKT_LEN];
+	__u64 deadline;
+	__u32 j;
+	int ret;
+
+	for (j = first; j < first + NIC_BATCH; j++) {
+		xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_PEER],
+			      env->mac[XENV_DUT], 3000, j);
+		ret = xsk_tx_packet(xs, frame, sizeof(frame));
+		if (ret)
+			return ret;
+	}
+	deadline = now_ms() + RX_WAIT_MS;
+	while (xs->stats.tx_completed < done && now_ms() < deadline) {
+		xsk_kick_tx(xs);
+		if (!xsk_comp_reclaim(xs))
+			usleep(1000);
+	}
+	pkt_recv(peer_fd, NIC_BATCH, PKT_LEN, first, NULL, r);
+	return 0;
+}
+
 TEST_F(nic, bind_mode)
 {
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
@@ -1117,32 +1179,16 @@ TEST_F(nic, rx_exact)
 
 TEST_F(nic, tx_exact)
 {
-	__u32 i, j, packets = 0, bad = 0;
-	unsigned char frame[PKT_LEN];
+	__u32 i, packets = 0, bad = 0;
 	struct xsk_socket *xs;
 	struct rx_result r;
-	__u64 deadline;
 
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
 			      self->err)) TH_LOG("%s", self->err);
 	xs = self->port->socks[0];
 	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
-		for (j = i; j < i + NIC_BATCH; j++) {
-			xsk_pkt_build(frame, sizeof(frame),
-				      self->env->mac[XENV_PEER],
-				      self->env->mac[XENV_DUT], 3000, j);
-			ASSERT_EQ(0, xsk_tx_packet(xs, frame, sizeof(frame)));
-		}
-		/* Zero-copy drivers transmit from NAPI: kick until done */
-		deadline = now_ms() + RX_WAIT_MS;
-		while (xs->stats.tx_completed < i + NIC_BATCH &&
-		       now_ms() < deadline) {
-			xsk_kick_tx(xs);
-			if (!xsk_comp_reclaim(xs))
-				usleep(1000);
-		}
+		ASSERT_EQ(0, nic_tx_batch(self->env, xs, self->peer_fd, i, &r));
 		EXPECT_EQ(i + NIC_BATCH, xs->stats.tx_completed);
-		pkt_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, NULL, &r);
 		packets += r.packets;
 		bad += r.bad_len + r.bad_payload + r.out_of_order;
 	}
@@ -1433,6 +1479,158 @@ TEST_F(nic, mtu_lowered_under_zerocopy)
 				    &packets, &bad));
 	EXPECT_EQ(2 * NIC_BATCH, packets);
 	EXPECT_EQ(0U, bad);
+}
+
+/*
+ * The application of app_killed_mid_run: its socket bound without a
+ * program of its own and put in the test's XSKMAP, then receiving and
+ * sending (flow 5000) until it is killed; a byte on ready once bound.
+ * Never returns.
+ */
+static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
+		    int ready)
+{
+	struct xsk_port_opts o = {
+		.ifname = env->ifname[XENV_DUT],
+		.mode = mode,
+		.no_prog = true,
+	};
+	unsigned char buf[JUMBO_LEN], frame[PKT_LEN];
+	__u32 key = 0, seq = 0, ndesc;
+	struct xsk_port *port;
+	struct xsk_socket *xs;
+	char err[XSK_ERRLEN];
+
+	if (xsk_port_open(&port, &o, err)) {
+		fprintf(stderr, "application: %s\n", err);
+		_exit(1);
+	}
+	xs = port->socks[0];
+	if (bpf_map_update_elem(map_fd, &key, &xs->fd, 0))
+		_exit(2);
+	xsk_kick_fill(xs);
+	if (write(ready, "1", 1) != 1)
+		_exit(3);
+	for (;;) {
+		while (xsk_rx_packet(xs, buf, sizeof(buf), &ndesc) > 0)
+			;
+		xsk_kick_fill(xs);
+		xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_PEER],
+			      env->mac[XENV_DUT], 5000, seq++);
+		xsk_tx_packet(xs, frame, sizeof(frame));
+		xsk_kick_tx(xs);
+		xsk_comp_reclaim(xs);
+	}
+}
+
+/*
+ * Of the peer's AF_PACKET socket, frames read and dropped until it has been
+ * quiet for QUIET_MS or, with first, until the first of flow 5000 (the
+ * killed application's) but RX_WAIT_MS at most: how many of flow 5000
+ */
+static __u32 pkt_drain(int fd, bool first)
+{
+	static unsigned char buf[MB_MAX_LEN + 64];
+	__u64 end = now_ms() + (first ? RX_WAIT_MS : QUIET_MS);
+	struct xsk_pkt_info info;
+	__u32 n = 0;
+	ssize_t len;
+
+	while (now_ms() < end && !(first && n)) {
+		len = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (len < 0) {
+			usleep(1000);
+			continue;
+		}
+		if (!first)
+			end = now_ms() + QUIET_MS;
+		if (!xsk_pkt_check(buf, len, &info) && info.sport == 5000)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * An application killed (SIGKILL) while it receives and sends, its socket
+ * bound and an XDP program staying attached (the test's, through netlink,
+ * redirecting to the socket): the bug class of "igb: remove
+ * napi_synchronize() in igb_down()" (2026), where ifdown then spun in NAPI
+ * and the TX queue stalled for good.  Afterwards the link goes down and
+ * up and the program is detached, none of which may fail or hang, and a
+ * new socket of the same mode receives and sends exact batches.
+ */
+TEST_F(nic, app_killed_mid_run)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	int ifindex = self->env->ifindex[XENV_DUT];
+	struct xsk_prog_counters c;
+	__u32 packets, bad, i;
+	struct xsk_socket *xs;
+	struct rx_result r;
+	int ready[2], st;
+	ssize_t got;
+	pid_t app;
+	char byte;
+
+	self->skel = xsk_prog_bpf__open_and_load();
+	ASSERT_NE(NULL, self->skel);
+	ASSERT_EQ(0, bpf_xdp_attach(ifindex,
+				    bpf_program__fd(self->skel->progs.xsk_redirect),
+				    XDP_FLAGS_DRV_MODE, NULL));
+	self->attached = XDP_FLAGS_DRV_MODE;
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	ASSERT_EQ(0, pipe(ready));
+	app = fork();
+	ASSERT_LE(0, app);
+	if (!app) {
+		/* and with the test, should it end first */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		nic_app(self->env, variant->mode,
+			bpf_map__fd(self->skel->maps.xsks_map), ready[1]);
+	}
+	close(ready[1]);
+	got = read(ready[0], &byte, 1);
+	close(ready[0]);
+	if (got != 1) {
+		waitpid(app, &st, 0);
+		ASSERT_EQ(1, got) TH_LOG("the application did not bind (status %d)",
+					 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+	/*
+	 * Traffic both ways while it runs (its frames reach the peer), and
+	 * killed in the middle of it
+	 */
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN,
+					 i * NIC_BATCH));
+	EXPECT_EQ(1U, pkt_drain(self->peer_fd, true));
+	ASSERT_EQ(0, kill(app, SIGKILL));
+	ASSERT_EQ(app, waitpid(app, &st, 0));
+	/* it was running, not ended by a failure of its own */
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	ASSERT_EQ(0, xsk_prog_counters_read(self->skel, &c));
+	EXPECT_LT(0U, c.redirected);
+
+	ASSERT_EQ(0, set_up(dut, false));
+	ASSERT_EQ(0, set_up(dut, true));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	ASSERT_EQ(0, bpf_xdp_detach(ifindex, XDP_FLAGS_DRV_MODE, NULL));
+	self->attached = 0;
+	pkt_drain(self->peer_fd, false);	/* what it left in flight */
+
+	/* a new application of the same mode: exact both ways */
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	EXPECT_EQ((__u64)variant->mode, self->port->mode);
+	xs = self->port->socks[0];
+	ASSERT_EQ(0, nic_rx_batches(self->env, xs, 2 * NIC_BATCH, &packets,
+				    &bad));
+	EXPECT_EQ(2 * NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+	ASSERT_EQ(0, nic_tx_batch(self->env, xs, self->peer_fd, 0, &r));
+	EXPECT_EQ(NIC_BATCH, xs->stats.tx_completed);
+	EXPECT_EQ(NIC_BATCH, r.packets);
+	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
 }
 
 /* kernel-patches: mb */
