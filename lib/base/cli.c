@@ -81,7 +81,7 @@ int cli_file_close(FILE *f)
 	return ret;
 }
 
-/* The standard fds that were closed at start, now held on /dev/null */
+/* The standard fds that were closed at start, now held by placeholders */
 static unsigned int std_closed;
 
 void cli_std_fds_open(void)
@@ -91,8 +91,14 @@ void cli_std_fds_open(void)
 	for (fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
 			std_closed |= 1u << fd;
+	/*
+	 * An O_PATH descriptor of a directory: read and write fail (EBADF),
+	 * as on the closed one, and no name of it (/dev/stdout, a bind mount
+	 * of /proc/self/fd) can be opened for writing (EISDIR).  Closed on
+	 * exec: what the tool runs finds the descriptor closed, as asked.
+	 */
 	do {
-		fd = open("/dev/null", O_RDONLY);
+		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	} while (fd >= 0 && fd <= 2);
 	if (fd >= 0)
 		close(fd);
@@ -101,29 +107,40 @@ void cli_std_fds_open(void)
 /*
  * Whether path reaches, through its symbolic links, a standard fd that was
  * closed at start (/proc/PID/fd/N of this process, or of one of its
- * threads): reopened, it would be a writable /dev/null.
+ * threads, PID as this /proc names it): said as such (EBADF).  A path the
+ * walk cannot follow is left to the placeholder (EISDIR).
  */
 static bool names_closed_std(const char *path)
 {
-	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX], *slash;
-	int hops, pid, tid, fd, end;
+	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX], self[16];
+	int hops, pid, tid, fd, end, me;
+	const char *last;
+	char *slash;
 	ssize_t n;
 
-	if (!std_closed || snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+	if (!std_closed || strlen(path) >= sizeof(cur))
 		return false;
+	n = readlink("/proc/self", self, sizeof(self) - 1);
+	if (n <= 0)
+		return false;
+	self[n] = '\0';
+	me = atoi(self);
+	memcpy(cur, path, strlen(path) + 1);
 	for (hops = 0; hops < 40; hops++) {
-		slash = strrchr(cur, '/');
 		/* the directory resolved; the last component as it is */
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - cur) : 1,
-			 slash ? (slash == cur ? "/" : cur) : ".");
+		slash = strrchr(cur, '/');
+		last = slash ? slash + 1 : cur;
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash ? (int)(slash - cur) + (slash == cur) : 1,
+			 slash ? cur : ".");
 		if (!realpath(dir, link))
 			return false;
 		end = 0;
 		sscanf(link, "/proc/%d/fd%n", &pid, &end);
 		if (!end)
 			sscanf(link, "/proc/%d/task/%d/fd%n", &pid, &tid, &end);
-		if (end && !link[end] && pid == getpid() && slash &&
-		    sscanf(slash + 1, "%d%n", &fd, &end) == 1 && !slash[1 + end] &&
+		if (end && !link[end] && pid == me &&
+		    sscanf(last, "%d%n", &fd, &end) == 1 && !last[end] &&
 		    fd >= 0 && fd <= 2 && (std_closed & (1u << fd)))
 			return true;
 		n = readlink(cur, link, sizeof(link) - 1);
@@ -131,7 +148,7 @@ static bool names_closed_std(const char *path)
 			return false;
 		link[n] = '\0';
 		/* relative: from the link's directory */
-		end = link[0] == '/' || !slash ? 0 : slash - cur + 1;
+		end = link[0] == '/' ? 0 : last - cur;
 		if (end + n >= (int)sizeof(cur))
 			return false;
 		memcpy(cur + end, link, n + 1);

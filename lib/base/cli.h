@@ -46,12 +46,13 @@ int cli_run_shell(const char *cmd);
 const char *cli_status_text(int st, char *buf, size_t len);
 
 /*
- * fds 0-2 open (on /dev/null where one was closed, as in "2>&-"): else the
- * first file the tool opens (a record, the run lock) would take the
- * closed one's number and get its messages.  Read-only: a write to a
- * closed stdout still fails (EBADF), and a lost report is still said with
- * exit 1; cli_open_out() and cli_open_stream() refuse (EBADF) a path that
- * names one of them (/dev/stdout, /dev/fd/1, /proc/self/fd/1).
+ * fds 0-2 open (a placeholder where one was closed, as in "2>&-"): else
+ * the first file the tool opens (a record, the run lock) would take the
+ * closed one's number and get its messages.  A read or write on the
+ * placeholder fails (EBADF), so a lost report is still said with exit 1;
+ * no name of it can be opened for writing (EISDIR); cli_open_out() and
+ * cli_open_stream() refuse the usual names (/dev/stdout, /dev/fd/1,
+ * /proc/self/fd/1) with EBADF; what the tool execs finds it closed.
  */
 void cli_std_fds_open(void);
 

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -234,6 +235,31 @@ static int napi_sysfs(struct xsk_bench *b, const char *cmd, char *out,
 	return xenv_run_status(out, len, argv, st);
 }
 
+/*
+ * The two old values the sysfs command printed ("A B ", from cat | tr):
+ * whole numbers of digits alone, each up to INT_MAX, nothing else
+ */
+static bool napi_values(const char *out, unsigned int *defer, unsigned int *gro)
+{
+	unsigned int *v[2] = { defer, gro };
+	unsigned long x;
+	char *end;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		out += strspn(out, " ");
+		if (*out < '0' || *out > '9')
+			return false;
+		errno = 0;
+		x = strtoul(out, &end, 10);
+		if (errno || x > INT_MAX)
+			return false;
+		*v[i] = x;
+		out = end;
+	}
+	return !out[strspn(out, " \n")];
+}
+
 static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 {
 	int one = 1, us = b->o.busy_poll_us, budget = b->o.batch;
@@ -261,7 +287,7 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
 	ret = napi_sysfs(b, cmd, out, sizeof(out), &st);
 	/* the old values, or the line that says why not */
-	if (ret || sscanf(out, "%u %u", &defer, &gro) != 2)
+	if (ret || !napi_values(out, &defer, &gro))
 		xenv_first_line(out, sizeof(out));
 	/* stopped while it ran: the command was killed, nothing was set */
 	if (ret == -EINTR) {
@@ -284,7 +310,7 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 			b->ifname, ret, out[0] ? esc_text(out).s : "it said nothing");
 		return -EIO;
 	}
-	if (sscanf(out, "%u %u", &defer, &gro) != 2) {
+	if (!napi_values(out, &defer, &gro)) {
 		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command ended with status 0 but printed %s%s%s, not the two old values: they may be left as -B set them",
 			b->ifname, out[0] ? "'" : "nothing", out[0] ? esc_text(out).s : "",
 			out[0] ? "'" : "");
@@ -300,9 +326,9 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 
 static void busy_poll_restore(struct xsk_bench *b)
 {
+	char cmd[256], out[ERR_LEN / 2] = "", why[ERR_LEN + 32];
 	unsigned int defer, gro;
-	char cmd[256];
-	int st;
+	int st, ret;
 
 	if (!b->saved_napi[0] ||
 	    sscanf(b->saved_napi, "%u %u", &defer, &gro) != 2)
@@ -310,9 +336,21 @@ static void busy_poll_restore(struct xsk_bench *b)
 	snprintf(cmd, sizeof(cmd),
 		 "cd /sys/class/net/%s && echo %u > napi_defer_hard_irqs && echo %u > gro_flush_timeout",
 		 b->ifname, defer, gro);
-	if (napi_sysfs(b, cmd, NULL, 0, &st) == -EINTR)
+	ret = napi_sysfs(b, cmd, out, sizeof(out), &st);
+	if (ret == -EINTR) {
 		fprintf(stderr, "%s: -B: restoring napi_defer_hard_irqs %u and gro_flush_timeout %u of %s: the command was killed, a signal stopped the run: they may be left as -B set them\n",
 			program_invocation_short_name, defer, gro, b->ifname);
+	} else if (ret) {
+		xenv_first_line(out, sizeof(out));
+		if (ret < 0)
+			snprintf(why, sizeof(why), "%s", strerror(-ret));
+		else
+			snprintf(why, sizeof(why), "status %d%s%s", ret,
+				 out[0] ? ": " : "", esc_text(out).s);
+		fprintf(stderr, "%s: -B: restoring napi_defer_hard_irqs %u and gro_flush_timeout %u of %s failed (%s): they may be left as -B set them\n",
+			program_invocation_short_name, defer, gro, b->ifname,
+			why);
+	}
 	b->saved_napi[0] = '\0';
 }
 

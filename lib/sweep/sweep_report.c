@@ -343,7 +343,10 @@ static int sweep_plot(const char *base, const struct sweep_cfg *c,
 	if (e || !unlink_empty(png)) {
 		char why[64] = "wrote no image";
 
-		if (e) {
+		if (e && cli_stop) {
+			snprintf(why, sizeof(why),
+				 "killed: a signal stopped the run, no plot");
+		} else if (e) {
 			snprintf(why, sizeof(why), "failed (");
 			cli_status_text(e, why + 8, sizeof(why) - 9);
 			strcat(why, ")");

@@ -357,6 +357,7 @@ static void reap_claims(const char *dir)
 		if (fd < 0)
 			continue;
 		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !st.st_size &&
+		    st.st_uid == geteuid() &&
 		    st.st_mtime < time(NULL) - CLAIM_GRACE_S &&
 		    !flock(fd, LOCK_EX | LOCK_NB))
 			unlinkat(dirfd(d), de->d_name, 0);
@@ -370,7 +371,7 @@ int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
 {
 	char stamp[32], claim[SWEEP_BASE_LEN + 8];
 	time_t now = time(NULL);
-	unsigned int k;
+	unsigned int k, remade = 0;
 	int fd;
 
 	if (strlen(dir) > SWEEP_OUT_MAX)
@@ -394,6 +395,14 @@ int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,
 				close(claim_fd);
 			claim_fd = fd;
 			return 0;
+		}
+		/*
+		 * DIR gone since the options were taken: another run that made
+		 * it, stopped while waiting for the lock, removed it empty
+		 */
+		if (errno == ENOENT && !remade++ && !mkdir(dir, 0755)) {
+			k--;
+			continue;
 		}
 		if (errno != EEXIST)
 			return -errno;

@@ -44,8 +44,9 @@ void sweep_config_hash(char out[SWEEP_CFGHASH_LEN]);
  * of SWEEP_BASE_LEN bytes.  The name is claimed by making its first file,
  * BASE.json or (ab) BASE-a.json, empty and exclusively (O_EXCL): two runs
  * never get one name.  The claim is held (flock) until the process ends;
- * an empty file of a claim's name in DIR that no one holds, older than
- * 10 s, is the claim of a killed run and is removed first.  0, or -errno
+ * an empty file of a claim's name in DIR, of this user, that no one holds,
+ * older than 10 s, is the claim of a killed run and is removed first.  A
+ * DIR gone meanwhile (removed empty by another run) is made again, once.  0, or -errno
  * (-ENAMETOOLONG for a DIR longer than SWEEP_OUT_MAX).
  */
 int sweep_result_name(const char *dir, bool ab, char *started, size_t slen,

@@ -74,6 +74,12 @@ static int measure(const struct sweep_cfg *c, struct sweep_point *p,
 	if (c->pre_cmd) {
 		int st = cli_run_shell(c->pre_cmd);
 
+		if (st && cli_stop) {
+			snprintf(run->err, sizeof(run->err),
+				 "'%.200s' killed: a signal stopped the run",
+				 c->pre_cmd);
+			return -ECANCELED;
+		}
 		if (st) {
 			char why[64];
 

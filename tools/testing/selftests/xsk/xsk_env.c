@@ -111,6 +111,20 @@ static void run_supervised(const char *const argv[], pid_t caller)
 }
 
 /*
+ * Whether the line at s (up to its newline) has a word in it: three
+ * letters or digits in a row, which an escape sequence alone has not
+ */
+static bool says_something(const char *s)
+{
+	int run = 0;
+
+	for (; *s && *s != '\n' && run < 3; s++)
+		run = (*s >= '0' && *s <= '9') ||
+		      ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') ? run + 1 : 0;
+	return run == 3;
+}
+
+/*
  * xenv_run(), with the wait status in *status (valid when it returns >= 0).
  * The output is read until the command ends, not until the pipe's last
  * writer closes it: something the command left behind (a child in the
@@ -118,12 +132,16 @@ static void run_supervised(const char *const argv[], pid_t caller)
  * in a process group of its own, killed with all it started once the
  * command has ended or the caller stops.
  */
-int xenv_run_status(char *out, size_t outlen, const char *const argv[],
-		    int *status)
+/*
+ * xenv_run_status(); with reason, the output says why a command failed:
+ * the lines before its first with a word in it take no room in out
+ */
+static int run_capture(char *out, size_t outlen, const char *const argv[],
+		       int *status, bool reason)
 {
 	struct pollfd pfd = { .events = POLLIN };
+	bool killed = false, worded = false;
 	size_t used = 0, after = 0;
-	bool killed = false;
 	int fds[2], ended = 0, nap;
 	pid_t pid, parent;
 	char sink[256];
@@ -187,19 +205,21 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 			break;
 		if (ended > 0)
 			after += n;
-		/* blanks before the first word take no room: the reason may follow */
-		if (dst == out && !used) {
-			size_t b = 0;
-
-			while (b < (size_t)n && strchr(" \t\r\n", dst[b]) && dst[b])
-				b++;
-			memmove(dst, dst + b, n - b);
-			n -= b;
-		}
 		/* text: a NUL in it would end it early */
 		for (; dst != sink && n > 0; n--, used++)
 			if (!out[used])
 				out[used] = '?';
+		/* lines without a word before the reason take no room */
+		while (reason && !worded && dst != sink) {
+			char *nl = memchr(out, '\n', used);
+
+			out[used] = '\0';
+			worded = says_something(out);
+			if (worded || !nl)
+				break;
+			used -= nl + 1 - out;
+			memmove(out, nl + 1, used);
+		}
 	}
 	if (out && outlen)
 		out[used] = '\0';
@@ -232,25 +252,17 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 				    128 + WTERMSIG(*status);
 }
 
+int xenv_run_status(char *out, size_t outlen, const char *const argv[],
+		    int *status)
+{
+	return run_capture(out, outlen, argv, status, false);
+}
+
 int xenv_run(char *out, size_t outlen, const char *const argv[])
 {
 	int status;
 
 	return xenv_run_status(out, outlen, argv, &status);
-}
-
-/*
- * Whether the line at s (up to its newline) has a word in it: three
- * letters or digits in a row, which an escape sequence alone has not
- */
-static bool says_something(const char *s)
-{
-	int run = 0;
-
-	for (; *s && *s != '\n' && run < 3; s++)
-		run = (*s >= '0' && *s <= '9') ||
-		      ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') ? run + 1 : 0;
-	return run == 3;
 }
 
 /*
@@ -290,7 +302,7 @@ static int run_or_fail(char err[XSK_ERRLEN], const char *const argv[],
 	size_t i, n = 0;
 	int ret, st = 0;
 
-	ret = xenv_run_status(out, sizeof(out), argv, &st);
+	ret = run_capture(out, sizeof(out), argv, &st, true);
 	*exited = ret >= 0 && WIFEXITED(st);
 	if (!ret)
 		return 0;
@@ -435,11 +447,42 @@ static bool ns_owner(const char *name, int *pid, unsigned long long *start,
 	       n < (int)sizeof(again) && !strcmp(again, name);
 }
 
+/* The inode of the initial pid namespace (PROC_PID_INIT_INO) */
+#define XENV_INIT_PIDNS	0xEFFFFFFCUL
+
+/*
+ * Whether a process of pid namespace ino is still there: asked in the
+ * initial pid namespace, where /proc shows every process.  When /proc
+ * cannot be read: there, leave it be.
+ */
+static bool pidns_lives(unsigned long ino)
+{
+	char path[300];
+	struct dirent *de;
+	struct stat st;
+	bool found = false;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return true;
+	while (!found && (de = readdir(dir))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ns/pid", de->d_name);
+		found = !stat(path, &st) && st.st_ino == ino;
+	}
+	closedir(dir);
+	return found;
+}
+
 /*
  * Whether the run that named a namespace is alive: its pid runs and
  * started when it did; another process with the same pid later is not the
- * owner.  A pid of another pid namespace cannot be looked up here, and
- * when /proc cannot tell: alive, leave it be.
+ * owner.  A pid of another pid namespace cannot be looked up here: that
+ * run is alive while its pid namespace has a process, which only the
+ * initial pid namespace can see all of (elsewhere, alive).  When /proc
+ * cannot tell: alive, leave it be.
  */
 static bool owner_alive(int pid, unsigned long long start,
 			unsigned long pidns)
@@ -449,8 +492,10 @@ static bool owner_alive(int pid, unsigned long long start,
 	bool running;
 	int ret;
 
-	if (self_pidns(&mine) || mine != pidns)
+	if (self_pidns(&mine))
 		return true;
+	if (mine != pidns)
+		return mine != XENV_INIT_PIDNS || pidns_lives(pidns);
 	ret = proc_stat(pid, &running, &now);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return false;

@@ -144,8 +144,9 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 		    int *status);
 
 /*
- * xenv_run() of a command whose output only says why it failed: 0, or a
- * sentence in err naming the command and why ("'...' failed: FIRST LINE",
+ * xenv_run() of a command whose output only says why it failed (the lines
+ * before its first with a word take no room): 0, or a sentence in err
+ * naming the command and why ("'...' failed: FIRST LINE",
  * "was killed by signal N (NAME)", "failed with status N, saying
  * nothing", "killed: a signal stopped the run") and -EIO, -EINTR or the
  * -errno it could not run with.
@@ -156,7 +157,7 @@ int xenv_run_or_fail(char err[XSK_ERRLEN], const char *const argv[]);
  * What a command printed (out: at most size - 1 bytes, from xenv_run()),
  * cut in place to the line that says why: its first line with a word in
  * it, control bytes and bytes past ASCII shown as '?', "..." where the
- * buffer cut it.  Blank bytes before the first word never fill the buffer.
+ * buffer cut it.
  */
 void xenv_first_line(char *out, size_t size);
 

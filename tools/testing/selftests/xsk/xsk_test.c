@@ -803,7 +803,6 @@ static int set_up(const char *ifname, bool up)
 	return ret;
 }
 
-/* kernel-patches: long */
 static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 {
 	struct ifreq ifr = { .ifr_data = cmd };
@@ -811,6 +810,8 @@ static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
 }
+
+/* kernel-patches: long */
 
 /*
  * The names of ethtool string set ss of ifname, in *names (to free): their
@@ -957,6 +958,7 @@ FIXTURE(nic) {
 	struct xsk_port *port;
 	struct xsk_prog_bpf *skel;	/* a program of the test's own */
 	__u32 attached;			/* its XDP_FLAGS_*, while attached */
+	pid_t app;			/* nic_app(), while it runs */
 	int peer_fd;		/* AF_PACKET on the peer: what arrived */
 	char devs[2 * IF_NAMESIZE + 2];
 	char err[XSK_ERRLEN];
@@ -993,6 +995,10 @@ FIXTURE_SETUP(nic)
 
 FIXTURE_TEARDOWN(nic)
 {
+	if (self->app > 0) {
+		kill(self->app, SIGKILL);
+		waitpid(self->app, NULL, 0);
+	}
 	if (self->peer_fd >= 0)
 		close(self->peer_fd);
 	xsk_port_close(self->port);
@@ -1551,6 +1557,91 @@ static __u32 pkt_drain(int fd, bool first)
 }
 
 /*
+ * What the peer's AF_PACKET socket holds now, read and dropped (QUIET_MS
+ * at most: the application keeps sending)
+ */
+static void pkt_flush(int fd)
+{
+	static unsigned char buf[MB_MAX_LEN + 64];
+	__u64 end = now_ms() + QUIET_MS;
+
+	while (now_ms() < end && recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		;
+}
+
+/*
+ * The test's xsk_redirect attached through netlink (it stays when the
+ * application dies), and nic_app() started on it in mode: 0, or -errno
+ * (-EIO: the application did not bind; its exit status then in *st)
+ */
+static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
+{
+	int ifindex = self->env->ifindex[XENV_DUT], ready[2], ret;
+	ssize_t got;
+	char byte;
+
+	self->skel = xsk_prog_bpf__open_and_load();
+	if (!self->skel)
+		return -errno ?: -EINVAL;
+	ret = bpf_xdp_attach(ifindex,
+			     bpf_program__fd(self->skel->progs.xsk_redirect),
+			     XDP_FLAGS_DRV_MODE, NULL);
+	if (ret)
+		return ret;
+	self->attached = XDP_FLAGS_DRV_MODE;
+	ret = xenv_wait_links(self->env);
+	if (ret)
+		return ret;
+	if (pipe(ready))
+		return -errno;
+	self->app = fork();
+	if (self->app < 0) {
+		ret = -errno;
+		close(ready[0]);
+		close(ready[1]);
+		return ret;
+	}
+	if (!self->app) {
+		/* and with the test, should it end first */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(ready[0]);
+		nic_app(self->env, mode,
+			bpf_map__fd(self->skel->maps.xsks_map), ready[1]);
+	}
+	close(ready[1]);
+	got = read(ready[0], &byte, 1);
+	close(ready[0]);
+	if (got == 1)
+		return 0;
+	waitpid(self->app, st, 0);
+	self->app = 0;
+	return -EIO;
+}
+
+/*
+ * Traffic both ways with the application running: NIC_BATCH frames from
+ * the peer, then until the application's own reach the peer.  *redirected:
+ * how many frames the program put in the socket meanwhile; *app_frames:
+ * whether the application's frames came (0 or 1).
+ */
+static int traffic_both_ways(struct _test_data_nic *self, __u64 *redirected,
+			     __u32 *app_frames)
+{
+	struct xsk_prog_counters c0, c1;
+	int ret;
+
+	ret = xsk_prog_counters_read(self->skel, &c0);
+	if (!ret)
+		ret = send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+	if (ret)
+		return ret;
+	*app_frames = pkt_drain(self->peer_fd, true);
+	ret = xsk_prog_counters_read(self->skel, &c1);
+	*redirected = c1.redirected - c0.redirected;
+	return ret;
+}
+
+/*
  * An application killed (SIGKILL) while it receives and sends, its socket
  * bound and an XDP program staying attached (the test's, through netlink,
  * redirecting to the socket): the bug class of "igb: remove
@@ -1563,53 +1654,25 @@ TEST_F(nic, app_killed_mid_run)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
 	int ifindex = self->env->ifindex[XENV_DUT];
-	struct xsk_prog_counters c;
-	__u32 packets, bad, i;
+	__u32 packets, bad, app_frames;
 	struct xsk_socket *xs;
 	struct rx_result r;
-	int ready[2], st;
-	ssize_t got;
-	pid_t app;
-	char byte;
+	__u64 redirected;
+	int st = 0;
 
-	self->skel = xsk_prog_bpf__open_and_load();
-	ASSERT_NE(NULL, self->skel);
-	ASSERT_EQ(0, bpf_xdp_attach(ifindex,
-				    bpf_program__fd(self->skel->progs.xsk_redirect),
-				    XDP_FLAGS_DRV_MODE, NULL));
-	self->attached = XDP_FLAGS_DRV_MODE;
-	ASSERT_EQ(0, xenv_wait_links(self->env));
-	ASSERT_EQ(0, pipe(ready));
-	app = fork();
-	ASSERT_LE(0, app);
-	if (!app) {
-		/* and with the test, should it end first */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		nic_app(self->env, variant->mode,
-			bpf_map__fd(self->skel->maps.xsks_map), ready[1]);
-	}
-	close(ready[1]);
-	got = read(ready[0], &byte, 1);
-	close(ready[0]);
-	if (got != 1) {
-		waitpid(app, &st, 0);
-		ASSERT_EQ(1, got) TH_LOG("the application did not bind (status %d)",
-					 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	}
-	/*
-	 * Traffic both ways while it runs (its frames reach the peer), and
-	 * killed in the middle of it
-	 */
-	for (i = 0; i < 4; i++)
-		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN,
-					 i * NIC_BATCH));
-	EXPECT_EQ(1U, pkt_drain(self->peer_fd, true));
-	ASSERT_EQ(0, kill(app, SIGKILL));
-	ASSERT_EQ(app, waitpid(app, &st, 0));
+	ASSERT_EQ(0, app_start(self, variant->mode, &st))
+		TH_LOG("the application did not bind (status %d)",
+		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	/* traffic both ways while it runs, and killed in the middle of it */
+	ASSERT_EQ(0, traffic_both_ways(self, &redirected, &app_frames));
+	EXPECT_EQ(1U, app_frames);
+	EXPECT_LT(0U, redirected);
+	ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, NIC_BATCH));
+	ASSERT_EQ(0, kill(self->app, SIGKILL));
+	ASSERT_EQ(self->app, waitpid(self->app, &st, 0));
+	self->app = 0;
 	/* it was running, not ended by a failure of its own */
 	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-	ASSERT_EQ(0, xsk_prog_counters_read(self->skel, &c));
-	EXPECT_LT(0U, c.redirected);
 
 	ASSERT_EQ(0, set_up(dut, false));
 	ASSERT_EQ(0, set_up(dut, true));
@@ -1631,6 +1694,182 @@ TEST_F(nic, app_killed_mid_run)
 	EXPECT_EQ(NIC_BATCH, xs->stats.tx_completed);
 	EXPECT_EQ(NIC_BATCH, r.packets);
 	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
+}
+
+/*
+ * Reconfigurations of the dut while an application receives and sends
+ * and frames come from the peer (the reconfiguration races of the drivers'
+ * 2024-2026 fixes: refill against attach or bind, rings resized, channels
+ * changed, links flapped, programs replaced).  Each step runs between two
+ * batches from the peer; the application must live through all of them,
+ * and afterwards frames must still reach its socket and its own the peer.
+ * An operation the driver does not have (EOPNOTSUPP) skips the test.
+ */
+#define RECONF_STEPS	4
+/* a NIC resets on each step: seconds apiece under QEMU's TCG */
+#define RECONF_TIMEOUT	180
+
+enum reconf_op { RECONF_MTU, RECONF_PROG, RECONF_LINK, RECONF_RING,
+		 RECONF_CHANNELS };
+
+/* Step i of op on the dut (odd steps undo even ones): 0 or -errno */
+static int reconf_step(struct _test_data_nic *self, struct xsk_prog_bpf *other,
+		       enum reconf_op op, int i, const void *orig)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	int ifindex = self->env->ifindex[XENV_DUT], fd, ret;
+	struct bpf_program *from = self->skel->progs.xsk_redirect;
+	struct bpf_program *to = other ? other->progs.xsk_redirect : NULL;
+	struct ethtool_ringparam ring;
+	struct ethtool_channels ch;
+
+	LIBBPF_OPTS(bpf_xdp_attach_opts, ao);
+
+	switch (op) {
+	case RECONF_MTU:
+		return set_mtu(dut, i % 2 ? 1500 : 1400);
+	case RECONF_PROG:
+		if (i % 2) {
+			to = from;
+			from = other->progs.xsk_redirect;
+		}
+		ao.old_prog_fd = bpf_program__fd(from);
+		return bpf_xdp_attach(ifindex, bpf_program__fd(to),
+				      XDP_FLAGS_DRV_MODE | XDP_FLAGS_REPLACE,
+				      &ao);
+	case RECONF_LINK:
+		return set_up(dut, i % 2);
+	default:
+		break;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (op == RECONF_RING) {
+		ring = *(const struct ethtool_ringparam *)orig;
+		ring.cmd = ETHTOOL_SRINGPARAM;
+		if (!(i % 2))
+			ring.rx_pending = ring.rx_pending / 2 ?: 1;
+		ret = ethtool_ioctl(fd, dut, &ring);
+	} else {
+		ch = *(const struct ethtool_channels *)orig;
+		ch.cmd = ETHTOOL_SCHANNELS;
+		if (!(i % 2)) {
+			/* one queue fewer, or one more: queue 0 stays */
+			if (ch.combined_count > 1)
+				ch.combined_count--;
+			else
+				ch.combined_count++;
+		}
+		ret = ethtool_ioctl(fd, dut, &ch);
+	}
+	close(fd);
+	return ret;
+}
+
+/* What op changes, as it is (ring sizes, channel counts): 0 or -errno */
+static int reconf_orig(const char *dut, enum reconf_op op, void *orig)
+{
+	struct ethtool_ringparam *ring = orig;
+	struct ethtool_channels *ch = orig;
+	int fd, ret = 0;
+
+	if (op != RECONF_RING && op != RECONF_CHANNELS)
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (op == RECONF_RING) {
+		*ring = (struct ethtool_ringparam){ .cmd = ETHTOOL_GRINGPARAM };
+		ret = ethtool_ioctl(fd, dut, ring);
+	} else {
+		*ch = (struct ethtool_channels){ .cmd = ETHTOOL_GCHANNELS };
+		ret = ethtool_ioctl(fd, dut, ch);
+		if (!ret && (!ch->max_combined ||
+			     ch->max_combined < 2))
+			ret = -EOPNOTSUPP;	/* nothing to change */
+	}
+	close(fd);
+	return ret;
+}
+
+static void reconf_under_traffic(struct __test_metadata *_metadata,
+				 struct _test_data_nic *self,
+				 enum xsk_mode mode, enum reconf_op op)
+{
+	union {
+		struct ethtool_ringparam ring;
+		struct ethtool_channels ch;
+	} orig;
+	struct xsk_prog_bpf *other = NULL;
+	__u32 i, app_frames;
+	__u64 redirected;
+	int st = 0, ret;
+
+	ret = reconf_orig(self->env->ifname[XENV_DUT], op, &orig);
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "%s: the driver cannot change this",
+		     self->env->ifname[XENV_DUT]);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, app_start(self, mode, &st))
+		TH_LOG("the application did not bind (status %d)",
+		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	if (op == RECONF_PROG) {
+		/* a second instance of the program, on the same XSKMAP */
+		other = xsk_prog_bpf__open();
+		ASSERT_NE(NULL, other);
+		ASSERT_EQ(0, bpf_map__reuse_fd(other->maps.xsks_map,
+					       bpf_map__fd(self->skel->maps.xsks_map)));
+		ASSERT_EQ(0, xsk_prog_bpf__load(other));
+	}
+	ASSERT_EQ(0, traffic_both_ways(self, &redirected, &app_frames));
+	ASSERT_EQ(1U, app_frames);
+	for (i = 0; i < RECONF_STEPS; i++) {
+		/* best effort: a link that is down may refuse them */
+		send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+		ret = reconf_step(self, other, op, i, &orig);
+		if (ret == -EOPNOTSUPP && !i) {
+			xsk_prog_bpf__destroy(other);
+			SKIP(return, "%s: the driver cannot change this",
+			     self->env->ifname[XENV_DUT]);
+		}
+		EXPECT_EQ(0, ret) TH_LOG("step %u: %s", i, strerror(-ret));
+		send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+	}
+	xsk_prog_bpf__destroy(other);
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	/* it lived through them, and still receives and sends */
+	EXPECT_EQ(0, waitpid(self->app, &st, WNOHANG))
+		TH_LOG("the application ended (status %d)", st);
+	pkt_flush(self->peer_fd);	/* what came before: not the proof */
+	ASSERT_EQ(0, traffic_both_ways(self, &redirected, &app_frames));
+	EXPECT_EQ(1U, app_frames);
+	EXPECT_EQ(NIC_BATCH, redirected);
+}
+
+TEST_F_TIMEOUT(nic, mtu_cycled_under_traffic, RECONF_TIMEOUT)
+{
+	reconf_under_traffic(_metadata, self, variant->mode, RECONF_MTU);
+}
+
+TEST_F_TIMEOUT(nic, prog_replaced_under_traffic, RECONF_TIMEOUT)
+{
+	reconf_under_traffic(_metadata, self, variant->mode, RECONF_PROG);
+}
+
+TEST_F_TIMEOUT(nic, link_flapped_under_traffic, RECONF_TIMEOUT)
+{
+	reconf_under_traffic(_metadata, self, variant->mode, RECONF_LINK);
+}
+
+TEST_F_TIMEOUT(nic, ring_resized_under_traffic, RECONF_TIMEOUT)
+{
+	reconf_under_traffic(_metadata, self, variant->mode, RECONF_RING);
+}
+
+TEST_F_TIMEOUT(nic, channels_changed_under_traffic, RECONF_TIMEOUT)
+{
+	reconf_under_traffic(_metadata, self, variant->mode, RECONF_CHANNELS);
 }
 
 /* kernel-patches: mb */
