@@ -141,7 +141,7 @@ static int run_capture(char *out, size_t outlen, const char *const argv[],
 {
 	struct pollfd pfd = { .events = POLLIN };
 	bool killed = false, worded = false;
-	size_t used = 0, after = 0;
+	size_t used = 0, after = 0, kept = 0;
 	int fds[2], ended = 0, nap;
 	pid_t pid, parent;
 	char sink[256];
@@ -209,16 +209,26 @@ static int run_capture(char *out, size_t outlen, const char *const argv[],
 		for (; dst != sink && n > 0; n--, used++)
 			if (!out[used])
 				out[used] = '?';
-		/* lines without a word before the reason take no room */
+		/*
+		 * Lines without a word before the reason take no room: the
+		 * first that is not blank stays (said when no reason comes)
+		 */
 		while (reason && !worded && dst != sink) {
-			char *nl = memchr(out, '\n', used);
+			char *line = out + kept, *nl;
+			size_t len;
 
 			out[used] = '\0';
-			worded = says_something(out);
+			nl = strchr(line, '\n');
+			worded = says_something(line);
 			if (worded || !nl)
 				break;
-			used -= nl + 1 - out;
-			memmove(out, nl + 1, used);
+			len = nl + 1 - line;
+			if (!kept && strspn(line, " \t\r\n\f\v") < len) {
+				kept = len;
+				continue;
+			}
+			memmove(line, nl + 1, used - (nl + 1 - out) + 1);
+			used -= len;
 		}
 	}
 	if (out && outlen)
