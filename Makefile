@@ -308,7 +308,7 @@ kernel: kernel-tree
 # The guest runs the host's build of the suite over the shared root
 # (-icount: QEMU's igb loses frames under TCG without it)
 ifeq ($(KERNEL_DEBUG),1)
-VM_TIMEOUT ?= 5400
+VM_TIMEOUT ?= 7200
 else
 VM_TIMEOUT ?= 900
 endif

@@ -195,10 +195,12 @@ while it receives and sends with an XDP program staying attached, after
 which ifdown/ifup and the detach must not hang and a new socket gets exact
 batches both ways (the class of the 2026 igb fix that removed
 napi_synchronize() from igb_down()); and reconfigurations while such an
-application receives and sends: MTU cycled, program replaced, link
-flapped, Rx ring resized, channel count changed (skipped where the driver
-has no such operation), after which the application still gets a whole
-batch and its frames still reach the peer.
+application receives and sends: MTU cycled, program replaced, frags
+program swapped for one without frags support, link flapped, Rx ring
+resized, channel count changed (skipped where the driver has no such
+operation), after which the application still gets a whole batch and its
+frames still reach the peer; and the attach and bind path a hundred times
+in a row, then exact batches both ways.
 EOF
 		;;
 	mb) cat <<'EOF'

@@ -223,7 +223,12 @@ TEST(cost_rises_with_injected_work)
 	TH_LOG("ns per added iteration: %.2f, %.2f, %.2f", step[0], step[1],
 	       step[2]);
 	EXPECT_GT(lo, 0);
-	EXPECT_LE(hi, 2 * lo);
+	/*
+	 * Linear within a factor of 3: alone the steps agree within 1.5x;
+	 * beside a second suite the first read 2.3x the last (1.96, 1.13,
+	 * 0.86 ns), and the check is of the loop, not of the machine
+	 */
+	EXPECT_LE(hi, 3 * lo);
 }
 
 /* The tools refuse bad options with a clear message and exit code 2 */

@@ -92,8 +92,7 @@ static __always_inline bool tx_back(struct xdp_md *ctx)
 	return true;
 }
 
-SEC("xdp.frags")
-int xsk_redirect(struct xdp_md *ctx)
+static __always_inline int redirect(struct xdp_md *ctx)
 {
 	struct counters *c = count(ctx);
 	long act;
@@ -111,6 +110,19 @@ int xsk_redirect(struct xdp_md *ctx)
 			c->no_socket++;
 	}
 	return act;
+}
+
+SEC("xdp.frags")
+int xsk_redirect(struct xdp_md *ctx)
+{
+	return redirect(ctx);
+}
+
+/* The same without frags support, to swap for it */
+SEC("xdp")
+int xsk_redirect_linear(struct xdp_md *ctx)
+{
+	return redirect(ctx);
 }
 
 SEC("xdp.frags")

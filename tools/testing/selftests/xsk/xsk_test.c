@@ -1697,6 +1697,42 @@ TEST_F(nic, app_killed_mid_run)
 }
 
 /*
+ * The attach and bind path a hundred times in a row (our program attached
+ * through a link, the socket bound, both closed): the refill and
+ * xsk-enable paths against attach and bind, where the drivers' 2024-2026
+ * deadlocks were.  Then a last socket gets exact batches both ways.
+ */
+#define ATTACH_BIND_LOOPS	100
+
+TEST_F_TIMEOUT(nic, attach_bind_loop, 1200)
+{
+	__u32 i, packets, bad;
+	struct xsk_socket *xs;
+	struct rx_result r;
+
+	for (i = 0; i < ATTACH_BIND_LOOPS; i++) {
+		ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode,
+				       NULL, self->err))
+			TH_LOG("round %u: %s", i, self->err);
+		ASSERT_EQ((__u64)variant->mode, self->port->mode);
+		xsk_port_close(self->port);
+		self->port = NULL;
+	}
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	xs = self->port->socks[0];
+	ASSERT_EQ(0, nic_rx_batches(self->env, xs, 2 * NIC_BATCH, &packets,
+				    &bad));
+	EXPECT_EQ(2 * NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+	ASSERT_EQ(0, nic_tx_batch(self->env, xs, self->peer_fd, 0, &r));
+	EXPECT_EQ(NIC_BATCH, xs->stats.tx_completed);
+	EXPECT_EQ(NIC_BATCH, r.packets);
+	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
+}
+
+/*
  * Reconfigurations of the dut while an application receives and sends
  * and frames come from the peer (the reconfiguration races of the drivers'
  * 2024-2026 fixes: refill against attach or bind, rings resized, channels
@@ -1709,8 +1745,8 @@ TEST_F(nic, app_killed_mid_run)
 /* a NIC resets on each step: seconds apiece under QEMU's TCG */
 #define RECONF_TIMEOUT	180
 
-enum reconf_op { RECONF_MTU, RECONF_PROG, RECONF_LINK, RECONF_RING,
-		 RECONF_CHANNELS };
+enum reconf_op { RECONF_MTU, RECONF_PROG, RECONF_FRAGS, RECONF_LINK,
+		 RECONF_RING, RECONF_CHANNELS };
 
 /* Step i of op on the dut (odd steps undo even ones): 0 or -errno */
 static int reconf_step(struct _test_data_nic *self, struct xsk_prog_bpf *other,
@@ -1728,10 +1764,14 @@ static int reconf_step(struct _test_data_nic *self, struct xsk_prog_bpf *other,
 	switch (op) {
 	case RECONF_MTU:
 		return set_mtu(dut, i % 2 ? 1500 : 1400);
+	case RECONF_FRAGS:
 	case RECONF_PROG:
+		/* the frags program for one without frags support, and back */
+		if (op == RECONF_FRAGS)
+			to = self->skel->progs.xsk_redirect_linear;
 		if (i % 2) {
-			to = from;
-			from = other->progs.xsk_redirect;
+			from = to;
+			to = self->skel->progs.xsk_redirect;
 		}
 		ao.old_prog_fd = bpf_program__fd(from);
 		return bpf_xdp_attach(ifindex, bpf_program__fd(to),
@@ -1855,6 +1895,11 @@ TEST_F_TIMEOUT(nic, mtu_cycled_under_traffic, RECONF_TIMEOUT)
 TEST_F_TIMEOUT(nic, prog_replaced_under_traffic, RECONF_TIMEOUT)
 {
 	reconf_under_traffic(_metadata, self, variant->mode, RECONF_PROG);
+}
+
+TEST_F_TIMEOUT(nic, frags_prog_swapped_under_traffic, RECONF_TIMEOUT)
+{
+	reconf_under_traffic(_metadata, self, variant->mode, RECONF_FRAGS);
 }
 
 TEST_F_TIMEOUT(nic, link_flapped_under_traffic, RECONF_TIMEOUT)
