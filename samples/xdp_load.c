@@ -200,7 +200,7 @@ static FILE *record_open(const struct config *cfg, int *status)
 	if (!f) {
 		fprintf(stderr, TOOL ": --record: '%s': %s\n",
 			esc_path(cfg->record).s,
-			errno == ENXIO ? "a FIFO that nobody reads, or a socket" :
+			errno == ENXIO ? "a FIFO that nobody reads, a socket, or a closed standard stream" :
 			strerror(errno));
 		/* what cannot be opened is refused before COMMAND runs */
 		*status = 2;

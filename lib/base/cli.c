@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -86,31 +87,42 @@ static unsigned int std_closed;
 
 void cli_std_fds_open(void)
 {
-	int fd;
+	char path[32];
+	int fd, ep, ph;
 
 	for (fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
 			std_closed |= 1u << fd;
-	/*
-	 * An O_PATH descriptor of a directory: read and write fail (EBADF),
-	 * as on the closed one, and no name of it (/dev/stdout, a bind mount
-	 * of /proc/self/fd) can be opened for writing (EISDIR).  Closed on
-	 * exec: what the tool runs finds the descriptor closed, as asked.
-	 */
 	do {
-		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = open("/dev/null", O_RDONLY);
 	} while (fd >= 0 && fd <= 2);
 	if (fd >= 0)
 		close(fd);
+	if (!std_closed)
+		return;
+	/*
+	 * The placeholder: an O_PATH descriptor of an anonymous inode (an
+	 * epoll instance's).  Read and write fail (EBADF), as on the closed
+	 * one; no name of it opens (ENXIO) or leads anywhere (ENOTDIR); and
+	 * closed on exec, so that what the tool runs finds it closed.
+	 * Without /proc, /dev/null read-only stays.
+	 */
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	for (fd = 0; fd <= 2 && ep >= 0; fd++) {
+		if (!(std_closed & (1u << fd)))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", ep);
+		ph = open(path, O_PATH | O_CLOEXEC);
+		if (ph < 0)
+			break;
+		dup3(ph, fd, O_CLOEXEC);
+		close(ph);
+	}
+	if (ep >= 0)
+		close(ep);
 }
 
-/*
- * Whether path reaches, through its symbolic links, a standard fd that was
- * closed at start (/proc/PID/fd/N of this process, or of one of its
- * threads, PID as this /proc names it): said as such (EBADF).  A path the
- * walk cannot follow is left to the placeholder (EISDIR).
- */
-static bool names_closed_std(const char *path)
+bool cli_names_closed_std(const char *path)
 {
 	char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX], self[16];
 	int hops, pid, tid, fd, end, me;
@@ -163,7 +175,7 @@ static FILE *open_out(const char *path, bool regular_only)
 	FILE *f;
 	int fd, e;
 
-	if (names_closed_std(path)) {
+	if (cli_names_closed_std(path)) {
 		errno = EBADF;
 		return NULL;
 	}

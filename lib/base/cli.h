@@ -50,11 +50,19 @@ const char *cli_status_text(int st, char *buf, size_t len);
  * the first file the tool opens (a record, the run lock) would take the
  * closed one's number and get its messages.  A read or write on the
  * placeholder fails (EBADF), so a lost report is still said with exit 1;
- * no name of it can be opened for writing (EISDIR); cli_open_out() and
- * cli_open_stream() refuse the usual names (/dev/stdout, /dev/fd/1,
- * /proc/self/fd/1) with EBADF; what the tool execs finds it closed.
+ * no name of it opens (ENXIO) or leads anywhere (ENOTDIR); what the tool
+ * execs finds it closed.
  */
 void cli_std_fds_open(void);
+
+/*
+ * Whether path reaches, through its symbolic links, a standard fd that was
+ * closed at start (/proc/PID/fd/N of this process or of one of its
+ * threads, PID as this /proc names it: /dev/stdout, /dev/fd/1, ...): the
+ * file openers refuse it with EBADF.  A path the walk cannot follow is
+ * left to the placeholder.
+ */
+bool cli_names_closed_std(const char *path);
 
 /*
  * In a child about to exec the user's command: the signal dispositions

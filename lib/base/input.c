@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "cli.h"
 #include "err.h"
 #include "input.h"
 
@@ -79,6 +80,11 @@ int input_open(struct input *in, const char *path, size_t max,
 	esc_into(in->path, sizeof(in->path), path);
 	in->max = max;
 	in->wait_s = wait_s;
+	/* a standard stream closed at start is closed by any name */
+	if (cli_names_closed_std(path)) {
+		in->fd = -1;
+		return said(in, -EBADF, err);
+	}
 	in->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (in->fd < 0)
 		return said(in, -errno, err);

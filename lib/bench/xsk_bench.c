@@ -232,12 +232,13 @@ static int napi_sysfs(struct xsk_bench *b, const char *cmd, char *out,
 				     b->env->ns[XENV_DUT], "sh", "-c", cmd,
 				     NULL };
 
-	return xenv_run_status(out, len, argv, st);
+	return xenv_run_said(out, len, argv, st);
 }
 
 /*
- * The two old values the sysfs command printed ("A B ", from cat | tr):
- * whole numbers of digits alone, each up to INT_MAX, nothing else
+ * The two old values the sysfs command printed ("A B old-values"): whole
+ * numbers of digits alone, each up to INT_MAX, that word after them and
+ * nothing else
  */
 static bool napi_values(const char *out, unsigned int *defer, unsigned int *gro)
 {
@@ -257,6 +258,9 @@ static bool napi_values(const char *out, unsigned int *defer, unsigned int *gro)
 		*v[i] = x;
 		out = end;
 	}
+	if (strncmp(out, " old-values", 11))
+		return false;
+	out += 11;
 	return !out[strspn(out, " \n")];
 }
 
@@ -266,6 +270,7 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 	char cmd[256], out[ERR_LEN / 2] = "";
 	unsigned int defer, gro;
 	int ret, st = 0;
+	bool got;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)))
 		return err_set(err, -errno, "-B: setsockopt(SO_PREFER_BUSY_POLL) failed: a kernel before 5.11?");
@@ -283,11 +288,12 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 		return 0;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "cd /sys/class/net/%s && cat napi_defer_hard_irqs gro_flush_timeout | tr '\\n' ' ' && echo %d > napi_defer_hard_irqs && echo %d > gro_flush_timeout",
+		 "cd /sys/class/net/%s && printf '%%s %%s old-values\\n' \"$(cat napi_defer_hard_irqs)\" \"$(cat gro_flush_timeout)\" && echo %d > napi_defer_hard_irqs && echo %d > gro_flush_timeout",
 		 b->ifname, XSKB_DEFER_HARD_IRQS, XSKB_GRO_FLUSH_TIMEOUT);
 	ret = napi_sysfs(b, cmd, out, sizeof(out), &st);
 	/* the old values, or the line that says why not */
-	if (ret || !napi_values(out, &defer, &gro))
+	got = !ret && napi_values(out, &defer, &gro);
+	if (!got)
 		xenv_first_line(out, sizeof(out));
 	/* stopped while it ran: the command was killed, nothing was set */
 	if (ret == -EINTR) {
@@ -310,7 +316,7 @@ static int busy_poll_setup(struct xsk_bench *b, int fd, char err[ERR_LEN])
 			b->ifname, ret, out[0] ? esc_text(out).s : "it said nothing");
 		return -EIO;
 	}
-	if (!napi_values(out, &defer, &gro)) {
+	if (!got) {
 		err_set(err, 0, "-B: setting napi_defer_hard_irqs and gro_flush_timeout of %s: the command ended with status 0 but printed %s%s%s, not the two old values: they may be left as -B set them",
 			b->ifname, out[0] ? "'" : "nothing", out[0] ? esc_text(out).s : "",
 			out[0] ? "'" : "");

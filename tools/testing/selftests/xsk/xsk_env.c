@@ -133,15 +133,74 @@ static bool says_something(const char *s)
  * command has ended or the caller stops.
  */
 /*
- * xenv_run_status(); with reason, the output says why a command failed:
- * the lines before its first with a word in it take no room in out
+ * What a failing command said, kept in out so that the reason fits: the
+ * lines before its first with a word in it take no room (the first of
+ * them that is not blank stays, 80 bytes at most, to be said when no
+ * reason comes), nor do blanks at the start of a line, nor, once out is
+ * full, a wordless start of the line the reason may end
+ */
+#define SAID_KEEP	80
+
+struct said {
+	char *out;
+	size_t size, used;
+	size_t line;		/* where the line being read starts */
+	bool kept, worded;
+};
+
+static void said_put(struct said *sd, char c)
+{
+	char *out = sd->out;
+	size_t i;
+
+	if (!c)
+		c = '?';
+	if (sd->worded) {
+		if (sd->used + 1 < sd->size)
+			out[sd->used++] = c;
+		return;
+	}
+	if (c == '\n') {
+		if (sd->used > sd->line && !sd->kept) {
+			if (sd->used - sd->line > SAID_KEEP)
+				sd->used = sd->line + SAID_KEEP;
+			out[sd->used++] = '\n';
+			sd->kept = true;
+		} else {
+			sd->used = sd->line;
+		}
+		sd->line = sd->used;
+		return;
+	}
+	if (sd->used == sd->line && strchr(" \t\r\f\v", c))
+		return;
+	if (sd->used + 1 >= sd->size) {
+		if (sd->used - sd->line < 3)
+			return;
+		memmove(out + sd->line, out + sd->used - 2, 2);
+		sd->used = sd->line + 2;
+	}
+	out[sd->used++] = c;
+	for (i = 1; i <= 3 && sd->used - sd->line >= 3; i++) {
+		c = out[sd->used - i];
+		if (!((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')))
+			break;
+	}
+	sd->worded = i > 3;
+}
+
+/*
+ * xenv_run_status(); with reason, the output says why a command failed
+ * (struct said)
  */
 static int run_capture(char *out, size_t outlen, const char *const argv[],
 		       int *status, bool reason)
 {
 	struct pollfd pfd = { .events = POLLIN };
-	bool killed = false, worded = false;
-	size_t used = 0, after = 0, kept = 0;
+	struct said sd = { .out = out, .size = outlen };
+	size_t used = 0, after = 0;
+	bool killed = false;
+	ssize_t i;
 	int fds[2], ended = 0, nap;
 	pid_t pid, parent;
 	char sink[256];
@@ -184,7 +243,8 @@ static int run_capture(char *out, size_t outlen, const char *const argv[],
 	 * poll() and waitid() with EINTR.
 	 */
 	for (;;) {
-		char *dst = out && used + 1 < outlen ? out + used : sink;
+		char *dst = !reason && out && used + 1 < outlen ? out + used :
+								   sink;
 		size_t room = dst == sink ? sizeof(sink) : outlen - used - 1;
 		int r;
 
@@ -209,27 +269,10 @@ static int run_capture(char *out, size_t outlen, const char *const argv[],
 		for (; dst != sink && n > 0; n--, used++)
 			if (!out[used])
 				out[used] = '?';
-		/*
-		 * Lines without a word before the reason take no room: the
-		 * first that is not blank stays (said when no reason comes)
-		 */
-		while (reason && !worded && dst != sink) {
-			char *line = out + kept, *nl;
-			size_t len;
-
-			out[used] = '\0';
-			nl = strchr(line, '\n');
-			worded = says_something(line);
-			if (worded || !nl)
-				break;
-			len = nl + 1 - line;
-			if (!kept && strspn(line, " \t\r\n\f\v") < len) {
-				kept = len;
-				continue;
-			}
-			memmove(line, nl + 1, used - (nl + 1 - out) + 1);
-			used -= len;
-		}
+		for (i = 0; reason && out && i < n; i++)
+			said_put(&sd, sink[i]);
+		if (reason && out)
+			used = sd.used;
 	}
 	if (out && outlen)
 		out[used] = '\0';
@@ -266,6 +309,12 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 		    int *status)
 {
 	return run_capture(out, outlen, argv, status, false);
+}
+
+int xenv_run_said(char *out, size_t outlen, const char *const argv[],
+		  int *status)
+{
+	return run_capture(out, outlen, argv, status, true);
 }
 
 int xenv_run(char *out, size_t outlen, const char *const argv[])

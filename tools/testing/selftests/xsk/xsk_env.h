@@ -144,6 +144,15 @@ int xenv_run_status(char *out, size_t outlen, const char *const argv[],
 		    int *status);
 
 /*
+ * The same for a command whose output, when it fails, says why: the lines
+ * before its first with a word in it, and blanks at the start of a line,
+ * take no room in out (the first wordless line that is not blank stays,
+ * 80 bytes at most); a line of one short word ("2 0") is kept whole
+ */
+int xenv_run_said(char *out, size_t outlen, const char *const argv[],
+		  int *status);
+
+/*
  * xenv_run() of a command whose output only says why it failed (the lines
  * before its first with a word take no room): 0, or a sentence in err
  * naming the command and why ("'...' failed: FIRST LINE",
