@@ -151,7 +151,6 @@ struct said {
 static void said_put(struct said *sd, char c)
 {
 	char *out = sd->out;
-	size_t i;
 
 	if (!c)
 		c = '?';
@@ -181,12 +180,8 @@ static void said_put(struct said *sd, char c)
 		sd->used = sd->line + 2;
 	}
 	out[sd->used++] = c;
-	for (i = 1; i <= 3 && sd->used - sd->line >= 3; i++) {
-		c = out[sd->used - i];
-		if (!((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')))
-			break;
-	}
-	sd->worded = i > 3;
+	out[sd->used] = '\0';
+	sd->worded = says_something(out + sd->line);
 }
 
 /*

@@ -1673,6 +1673,31 @@ static int traffic_resumed(struct _test_data_nic *self)
 }
 
 /*
+ * A new socket of mode on the dut, in the mode asked, and exact batches
+ * both ways: 100 frames from the peer, 50 to it with their completions
+ */
+static void nic_exact_both_ways(struct __test_metadata *_metadata,
+				struct _test_data_nic *self, enum xsk_mode mode)
+{
+	__u32 packets, bad;
+	struct xsk_socket *xs;
+	struct rx_result r;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, mode, NULL, self->err))
+		TH_LOG("%s", self->err);
+	EXPECT_EQ((__u64)mode, self->port->mode);
+	xs = self->port->socks[0];
+	ASSERT_EQ(0, nic_rx_batches(self->env, xs, 2 * NIC_BATCH, &packets,
+				    &bad));
+	EXPECT_EQ(2 * NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+	ASSERT_EQ(0, nic_tx_batch(self->env, xs, self->peer_fd, 0, &r));
+	EXPECT_EQ(NIC_BATCH, xs->stats.tx_completed);
+	EXPECT_EQ(NIC_BATCH, r.packets);
+	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
+}
+
+/*
  * An application killed (SIGKILL) while it receives and sends, its socket
  * bound and an XDP program staying attached (the test's, through netlink,
  * redirecting to the socket): the bug class of "igb: remove
@@ -1685,10 +1710,8 @@ TEST_F(nic, app_killed_mid_run)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
 	int ifindex = self->env->ifindex[XENV_DUT];
-	__u32 packets, bad, app_frames;
-	struct xsk_socket *xs;
-	struct rx_result r;
 	__u64 redirected;
+	__u32 app_frames;
 	int st = 0;
 
 	ASSERT_EQ(0, app_start(self, variant->mode, &st))
@@ -1711,20 +1734,7 @@ TEST_F(nic, app_killed_mid_run)
 	ASSERT_EQ(0, bpf_xdp_detach(ifindex, XDP_FLAGS_DRV_MODE, NULL));
 	self->attached = 0;
 	pkt_drain(self->peer_fd, false);	/* what it left in flight */
-
-	/* a new application of the same mode: exact both ways */
-	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
-			      self->err)) TH_LOG("%s", self->err);
-	EXPECT_EQ((__u64)variant->mode, self->port->mode);
-	xs = self->port->socks[0];
-	ASSERT_EQ(0, nic_rx_batches(self->env, xs, 2 * NIC_BATCH, &packets,
-				    &bad));
-	EXPECT_EQ(2 * NIC_BATCH, packets);
-	EXPECT_EQ(0U, bad);
-	ASSERT_EQ(0, nic_tx_batch(self->env, xs, self->peer_fd, 0, &r));
-	EXPECT_EQ(NIC_BATCH, xs->stats.tx_completed);
-	EXPECT_EQ(NIC_BATCH, r.packets);
-	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
+	nic_exact_both_ways(_metadata, self, variant->mode);
 }
 
 /*
@@ -1737,9 +1747,7 @@ TEST_F(nic, app_killed_mid_run)
 
 TEST_F_TIMEOUT(nic, attach_bind_loop, 1200)
 {
-	__u32 i, packets, bad;
-	struct xsk_socket *xs;
-	struct rx_result r;
+	__u32 i;
 
 	for (i = 0; i < ATTACH_BIND_LOOPS; i++) {
 		ASSERT_EQ(0, open_port(self->env, &self->port, variant->mode,
@@ -1750,17 +1758,7 @@ TEST_F_TIMEOUT(nic, attach_bind_loop, 1200)
 		self->port = NULL;
 	}
 	ASSERT_EQ(0, xenv_wait_links(self->env));
-	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
-			      self->err)) TH_LOG("%s", self->err);
-	xs = self->port->socks[0];
-	ASSERT_EQ(0, nic_rx_batches(self->env, xs, 2 * NIC_BATCH, &packets,
-				    &bad));
-	EXPECT_EQ(2 * NIC_BATCH, packets);
-	EXPECT_EQ(0U, bad);
-	ASSERT_EQ(0, nic_tx_batch(self->env, xs, self->peer_fd, 0, &r));
-	EXPECT_EQ(NIC_BATCH, xs->stats.tx_completed);
-	EXPECT_EQ(NIC_BATCH, r.packets);
-	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
+	nic_exact_both_ways(_metadata, self, variant->mode);
 }
 
 /*
