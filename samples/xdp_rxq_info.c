@@ -218,8 +218,13 @@ static void print_text(const struct config *cfg, struct rxq_bench *b,
 			       (unsigned long long)r->lost_xmit_errors,
 			       (unsigned long long)r->lost_rx_drops);
 	}
-	printf("  kernel       ethtool xdp_packets %llu, /proc/net/dev rx %llu, Ip InReceives %llu\n",
-	       (unsigned long long)r->ethtool_xdp_packets,
+	if (r->ethtool_xdp_counter)
+		printf("  kernel       ethtool %s %llu, ",
+		       r->ethtool_xdp_counter,
+		       (unsigned long long)r->ethtool_xdp_packets);
+	else
+		printf("  kernel       ethtool: the driver counts no XDP frames, ");
+	printf("/proc/net/dev rx %llu, Ip InReceives %llu\n",
 	       (unsigned long long)r->netdev_rx_packets,
 	       (unsigned long long)r->stack_ip_in);
 	if (rxq_bench_own_env(b) && (o->action == XDP_TX ||
@@ -284,7 +289,10 @@ static void print_json(const struct config *cfg, struct rxq_bench *b,
 	json_kv_u64(w, "gen_cpu_ns", r->gen_cpu_ns);
 	json_kv_string(w, "gen_method", r->gen_method ? r->gen_method : "none");
 	json_kv_u64(w, "lost", r->lost);
-	json_kv_u64(w, "ethtool_xdp_packets", r->ethtool_xdp_packets);
+	json_kv_u64_if(w, "ethtool_xdp_packets", r->ethtool_xdp_counter,
+		       r->ethtool_xdp_packets);
+	json_kv_string(w, "ethtool_xdp_counter",
+		       r->ethtool_xdp_counter ? r->ethtool_xdp_counter : "none");
 	json_kv_u64(w, "netdev_rx_packets", r->netdev_rx_packets);
 	json_kv_u64(w, "ip_in_receives", r->stack_ip_in);
 	json_kv_u64(w, "peer_rx", r->peer_rx);

@@ -309,7 +309,8 @@ static void gen_setup(struct rxq_bench *b, struct tgen_thread *g, __u64 count,
 
 /* What the kernel and the peer counted, cumulative */
 struct kcounts {
-	__u64 xdp_packets;	/* dut: ethtool rx_queue_*_xdp_packets */
+	__u64 xdp_packets;	/* dut: ethtool, ethtool_xdp_packets_namings */
+	int xdp_naming;		/* which of them, or -1: the driver has none */
 	__u64 rx_drops;		/* dut: ethtool rx_queue_*_drops */
 	__u64 netdev_rx;	/* dut: /proc/net/dev */
 	__u64 ip_in;		/* dut netns: Ip InReceives */
@@ -349,8 +350,14 @@ static void kernel_counts(struct rxq_bench *b, struct kcounts *k)
 	struct xsk_prog_counters pc;
 
 	memset(k, 0, sizeof(*k));
+	k->xdp_naming = -1;
 	if (!ethtool_stats_read(b->ifname, &set)) {
-		k->xdp_packets = ethtool_stats_sum(&set, "rx_queue_*_xdp_packets");
+		uint64_t xdp;
+
+		k->xdp_naming = ethtool_stats_sum_named(&set,
+							ethtool_xdp_packets_namings,
+							&xdp);
+		k->xdp_packets = xdp;
 		k->rx_drops = ethtool_stats_sum(&set, "rx_queue_*_drops");
 		ethtool_stats_free(&set);
 	}
@@ -497,6 +504,8 @@ static void result_fill(const struct rxq_bench *b, bool counted,
 	}
 	r->ns_per_pkt = r->packets ? (double)r->cpu_ns / r->packets : 0;
 	r->ethtool_xdp_packets = k1->xdp_packets - k0->xdp_packets;
+	r->ethtool_xdp_counter = k1->xdp_naming < 0 ? NULL :
+				 ethtool_xdp_packets_namings[k1->xdp_naming];
 	r->netdev_rx_packets = k1->netdev_rx - k0->netdev_rx;
 	r->stack_ip_in = k1->ip_in - k0->ip_in;
 	r->peer_rx = k1->peer_rx - k0->peer_rx;

@@ -86,7 +86,10 @@ struct rxq_result {
 	__u64 gen_cpu_ns;
 	const char *gen_method;
 	/* what the kernel counted, for cross-checks */
-	__u64 ethtool_xdp_packets;	/* dut: rx_queue_*_xdp_packets */
+	__u64 ethtool_xdp_packets;	/* dut: the driver's own XDP count */
+	const char *ethtool_xdp_counter;	/* its name (a pattern), or NULL:
+						 * the driver keeps none
+						 */
 	__u64 netdev_rx_packets;	/* dut: /proc/net/dev */
 	__u64 stack_ip_in;		/* dut netns: Ip InReceives (XDP_PASS) */
 	__u64 peer_rx;			/* back at the peer (XDP_TX, redirect) */

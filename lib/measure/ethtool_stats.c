@@ -90,6 +90,8 @@ void ethtool_stats_free(struct ethtool_stats_set *set)
 
 static int match(const char *pat, const char *s)
 {
+	while (*s == ' ')
+		s++;
 	for (; *pat; pat++) {
 		if (*pat == '*') {
 			if (!isdigit((unsigned char)*s))
@@ -113,6 +115,25 @@ uint64_t ethtool_stats_sum(const struct ethtool_stats_set *set,
 		if (match(pattern, set->names[i]))
 			sum += set->values[i];
 	return sum;
+}
+
+const char *const ethtool_xdp_packets_namings[] = {
+	"rx_queue_*_xdp_packets", "rx*_xdp_packets", "xdp packets", NULL,
+};
+
+int ethtool_stats_sum_named(const struct ethtool_stats_set *set,
+			    const char *const *namings, uint64_t *sum)
+{
+	int i;
+
+	for (i = 0; namings[i]; i++) {
+		if (ethtool_stats_count(set, namings[i])) {
+			*sum = ethtool_stats_sum(set, namings[i]);
+			return i;
+		}
+	}
+	*sum = 0;
+	return -1;
 }
 
 unsigned int ethtool_stats_count(const struct ethtool_stats_set *set,

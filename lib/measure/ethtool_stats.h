@@ -27,6 +27,23 @@ void ethtool_stats_free(struct ethtool_stats_set *set);
 uint64_t ethtool_stats_sum(const struct ethtool_stats_set *set,
 			   const char *pattern);
 
+/*
+ * A counter by what it means, where drivers name it differently: namings
+ * is a NULL-ended list of patterns (as ethtool_stats_sum()'s; a name's
+ * leading blanks are not compared).  *sum is the sum of the statistics of
+ * the first pattern the driver has; returns that pattern's index, or -1
+ * (and *sum 0) when the driver has none of them.
+ */
+int ethtool_stats_sum_named(const struct ethtool_stats_set *set,
+			    const char *const *namings, uint64_t *sum);
+
+/*
+ * Frames the XDP program ran on, per Rx queue: veth's rx_queue_N_,
+ * virtio-net's rxN_ and vmxnet3's "xdp packets" (one a queue, under its
+ * queue's heading).  igb keeps none.
+ */
+extern const char *const ethtool_xdp_packets_namings[];
+
 /* How many of the statistics match pattern */
 unsigned int ethtool_stats_count(const struct ethtool_stats_set *set,
 				 const char *pattern);
