@@ -14,7 +14,8 @@
 # make patches       patches/ from kernel/'s commits, the selftests and docs; checked
 # make series-check  git am, checkpatch --strict and every prefix builds
 # make kernel        the test kernel (tinyconfig + selftests config + VM fragment)
-# make vm-check      boot it under QEMU: the selftests on veth and on two igb NICs
+# make vm-check      boot it under QEMU: the selftests on veth and on a pair of
+#                    each NIC model of NICS (default: igb virtio-net vmxnet3)
 # make exact-cost    the sweep in the VM under -icount: guest insns per packet
 # make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=;
 #                    FUNCS=1: per-function counts, CACHE=1: and modelled L1 misses)
@@ -25,6 +26,8 @@
 # make upstream-check  upstream's own tests as the judge: drivers/net/xdp.py
 #                    (and the cases patches/xdp-py/ adds) on the igb pair and
 #                    test_progs -t xsk, baseline and series kernels
+# make driver-series-check  the driver fix series (patches/vmxnet3/): each
+#                    git am alone on the baseline, checkpatch --strict, Fixes:
 # make xdp-py-check  patches/xdp-py/ (the second series): git am alone,
 #                    checkpatch --strict, its selftests build
 #
@@ -84,7 +87,7 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 	print-layers layer-probe \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
 	exact-cost kernel-ab kernel-ab-test series-prove mutation-check plugin \
-	upstream-check xdp-py-check
+	upstream-check xdp-py-check driver-series-check
 
 all: selftests samples tests
 
@@ -306,15 +309,17 @@ kernel: kernel-tree
 	@scripts/kernel-build.sh
 
 # The guest runs the host's build of the suite over the shared root
-# (-icount: QEMU's igb loses frames under TCG without it)
+# (-icount: QEMU's igb loses frames under TCG without it), on a pair of
+# each NIC model of NICS (scripts/lib/vm-nics.sh; Documentation/vm_nics.rst)
+NICS ?= igb virtio-net vmxnet3
 ifeq ($(KERNEL_DEBUG),1)
 VM_TIMEOUT ?= 7200
 else
-VM_TIMEOUT ?= 900
+VM_TIMEOUT ?= 1800
 endif
 VM_OPTS ?= --icount
 vm-check: kernel selftests
-	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) -- scripts/vm-selftests.sh
+	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" -- scripts/vm-selftests.sh
 
 # Exact per-packet cost: guest instructions under QEMU -icount shift=0
 # (Documentation/exact_cost.rst).  kernel-ab builds the baseline (kernel/ at
@@ -364,6 +369,10 @@ mutation-check: kernel-deps kernel-tree selftests all
 # Upstream's own tests (Documentation/kernel_pipeline.rst); not in .ci/run
 upstream-check: kernel-deps kernel-tree selftests
 	@scripts/upstream-check.sh $(UPSTREAM_CHECK_OPTS)
+
+# The driver fix series (patches/DRIVER/): each alone on the baseline
+driver-series-check: kernel-deps kernel-tree
+	@scripts/driver-series-check.sh
 
 xdp-py-check: kernel-deps kernel-tree
 	@scripts/xdp-py-check.sh

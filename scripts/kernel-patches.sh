@@ -93,9 +93,14 @@ commit_generated() {	# SUBJECT DATE BODY-FILE PATHS...
 
 orig=$(k rev-parse HEAD)
 branch=$(k symbolic-ref --short -q HEAD || echo master)
+# the driver fix series are not part of patches/: they are applied again
+# from patches/DRIVER/ at the end
+not_work=(-e "^[0-9a-f]* $subj_selftests" -e "^[0-9a-f]* $subj_docs\$")
+for d in $driver_series; do
+	not_work+=(-e "^[0-9a-f]* $d: ")
+done
 mapfile -t work < <(k log --reverse --format='%H %s' baseline..HEAD |
-		    grep -v -e "^[0-9a-f]* $subj_selftests" -e "^[0-9a-f]* $subj_docs\$" |
-		    cut -d' ' -f1)
+		    grep -v "${not_work[@]}" | cut -d' ' -f1)
 
 restore() {
 	say "failed; kernel/ is back at $orig"
@@ -289,5 +294,19 @@ subject=$(sed -n '1p' "$out/cover-letter.in")
 series_write "$tree" "$out"
 say "patches/ has $n patches and a cover letter (\"$subject\")"
 k log --oneline baseline..HEAD >&2
+
+# 4. the driver fix series on top, as kernel-tree.sh puts them
+for d in $driver_series; do
+	set --
+	for p in "$top/patches/$d"/*.patch; do
+		case "$(basename "$p")" in 0000-*|'*.patch') ;; *) set -- "$@" "$p" ;; esac
+	done
+	[ $# -gt 0 ] || continue
+	k am --quiet --whitespace=error-all "$@" || {
+		k am --abort 2>/dev/null || true
+		die "git am of patches/$d/ on top of the series failed"
+	}
+	say "kernel/ has patches/$d/ on top ($# patches)"
+done
 
 "$top/scripts/kernel-series-check.sh" --no-build

@@ -4,7 +4,8 @@
 # kernel-tree.sh - make kernel/, the patched kernel work tree: the pinned
 # baseline source (KERNEL_PIN, or KERNEL_SRC=/path/to/linux) as the first
 # commit of a git repository, tagged `baseline`, then patches/*.patch applied
-# with `git am`.  For another pin (KERNEL=7.3, scripts/kernel-pin.sh) the
+# with `git am`, and after them the driver fix series (patches/DRIVER/*.patch,
+# each its own submission: scripts/lib/series.sh).  For another pin (KERNEL=7.3, scripts/kernel-pin.sh) the
 # tree is kernel-7.3/ and everything below about kernel/ holds for it.
 #
 # Kernel work is done as commits in kernel/ and saved with `make patches`.
@@ -17,6 +18,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/series.sh"
 
 . "$top/scripts/kernel-pin.sh"
 tree=$kernel_tree
@@ -31,6 +33,13 @@ shopt -u nullglob
 series=()
 for p in "${patches[@]}"; do
 	case "$(basename "$p")" in 0000-*) ;; *) series+=("$p") ;; esac
+done
+# then the driver fix series, each in patches/DRIVER/ (scripts/lib/series.sh)
+for d in $driver_series; do
+	for p in "$top/patches/$d"/*.patch; do
+		[ -e "$p" ] || continue
+		case "$(basename "$p")" in 0000-*) ;; *) series+=("$p") ;; esac
+	done
 done
 
 # Patch ids of a list of patch files, or of the commits after the baseline

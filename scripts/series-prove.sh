@@ -4,8 +4,9 @@
 # series-prove.sh [OPTIONS] - show that each kernel patch of the series is
 # needed: for every kernel commit of kernel/ after its tag baseline (the
 # generated selftests and documentation commits left out), boot the test
-# kernel of the tree before it and of the tree with it under QEMU (two igb
-# NICs, scripts/vm-run.sh --icount) and run the tests the patch names in
+# kernel of the tree before it and of the tree with it under QEMU (a pair
+# of the NIC model the map names, igb by default: scripts/vm-run.sh
+# --icount --nics) and run the tests the patch names in
 # scripts/series-prove.map.  Each named test must fail before and pass
 # after (a skip is neither); the report has one line per patch:
 #
@@ -61,8 +62,12 @@ mapfile -t commits < <(git -C "$kdir" log --reverse --format='%H %s' baseline..H
 n=${#commits[@]}
 [ "$n" -gt 0 ] || die "no kernel commits after baseline in $kdir"
 
-tests_of() {	# SUBJECT: the map's right-hand side, or nothing
+tests_of() {	# SUBJECT: the map's tests, or nothing
 	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print $2; exit }' "$map"
+}
+
+model_of() {	# SUBJECT: the map's NIC model for its tests (default igb)
+	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print ($3 ? $3 : "igb"); exit }' "$map"
 }
 for c in "${commits[@]}"; do
 	[ -n "$(tests_of "${c#* }")" ] || die "no line in $map for '${c#* }'"
@@ -90,15 +95,18 @@ for i in $(seq 1 "$n"); do
 	build "$i" "${commits[i-1]%% *}"
 done
 
-run() {		# NAME INDEX TESTS...: TAP of the tests in kernel INDEX, in NAME.txt
-	local name=$1 i=$2 rargs=() t
-	shift 2
+run() {		# NAME INDEX MODEL TESTS...: TAP of the tests in kernel INDEX, in NAME.txt
+	local name=$1 i=$2 model=$3 rargs=() t
+	shift 3
 	for t in "$@"; do rargs+=(-r "$t"); done
 	rm -rf "$out/vm-$name"
 	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$out/img-$i" \
-		--log "$out/console-$name.log" --out "$out/vm-$name" -- \
-		sh -c 'suite=$0 args="$*"; set -- $VM_IGB; XSK_DEVS="$1 $2" exec $suite $args' \
-		"$suite" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true
+		--nics "$model" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
+		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1; shift
+			set -- $(echo "$VM_NICS" | tr " " "\n" | sed -n "s/^$model://p" | tr , " ") "$@"
+			XSK_DEVS="$1 $2" XSK_DEV_POLICY=$(vm_nic_policy $model); shift 2
+			export XSK_DEVS XSK_DEV_POLICY; exec $suite "$@"' \
+		"$suite" "$model" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true
 }
 
 verdict() {	# FILE TEST: ok, skip, fail or missing
@@ -147,10 +155,11 @@ for i in $(seq 1 "$n"); do
 			ab_summary "$out/ab-$i/report.txt" | tee -a "$report"
 		continue
 	fi
+	model=$(model_of "$subj")
 	# shellcheck disable=SC2086
-	run "$i-before" $((i - 1)) $tests
+	run "$i-before" $((i - 1)) "$model" $tests
 	# shellcheck disable=SC2086
-	run "$i-after" "$i" $tests
+	run "$i-after" "$i" "$model" $tests
 	for t in $tests; do
 		before=$(verdict "$out/$i-before.txt" "$t")
 		after=$(verdict "$out/$i-after.txt" "$t")

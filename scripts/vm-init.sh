@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm-init.sh - PID 1 of the test guest (scripts/vm-run.sh): mount what a
-# read-only root needs, bring up the two igb NICs' names, run the command
-# vm-run.sh left in the shared output directory, judge the kernel log
-# (scripts/kmsg-check.sh: a splat fails the run), write the exit status
-# there, and leave with reboot(2) (QEMU -no-reboot then exits).
+# read-only root needs, find the NIC pairs by their drivers ($VM_NICS),
+# run the command vm-run.sh left in the shared output directory, judge the
+# kernel log (scripts/kmsg-check.sh: a splat fails the run), write the exit
+# status there, and leave with reboot(2) (QEMU -no-reboot then exits).
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 
@@ -33,17 +33,25 @@ export VM_OUT=/mnt
 
 ip link set lo up
 
-# The igb NICs, in PCI order: the first is the dut, the second the peer
-igb=""
-for d in /sys/class/net/*; do
-	[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = igb ] &&
-		igb="$igb $(basename "$d")"
+# The NIC pairs vm-run.sh wired (vm_nics=MODEL,...), each found by its
+# driver, in PCI order: the first of a pair is the dut, the second the peer
+. "$top/scripts/lib/vm-nics.sh"
+VM_NICS=""
+VM_IGB=""
+for m in $(sed -n 's/.*vm_nics=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do
+	drv=$(vm_nic_driver "$m") || continue
+	pair=$(for d in /sys/class/net/*; do
+		[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = "$drv" ] &&
+			echo "$(readlink -f "$d/device") $(basename "$d")"
+	done | sort | cut -d' ' -f2 | paste -sd,)
+	VM_NICS="$VM_NICS $m:$pair"
+	[ "$m" = igb ] && VM_IGB=$(echo "$pair" | tr , ' ')
 done
-export VM_IGB="${igb# }"
+export VM_NICS="${VM_NICS# }" VM_IGB
 
 rc=1
 if cd "$top" && [ -f "$VM_OUT/cmd" ]; then
-	echo "vm-init: $(uname -r), $(nproc) CPUs, igb: ${VM_IGB:-none}; running: $(cat "$VM_OUT/cmd")"
+	echo "vm-init: $(uname -r), $(nproc) CPUs, NICs: ${VM_NICS:-none}; running: $(cat "$VM_OUT/cmd")"
 	bash "$VM_OUT/cmd"
 	rc=$?
 	# The kernel log is part of every guest run's verdict: what the

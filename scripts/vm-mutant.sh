@@ -16,6 +16,7 @@ suite="$top/build/selftests/xsk/xsk_test"
 out=${VM_OUT:-/tmp}
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/vm-nics.sh"
 
 if [ "${1:-}" = --suite ]; then
 	suite=${2:?--suite needs a file}
@@ -38,5 +39,5 @@ run() {	# NAME ARGS (one string, split on blanks)
 run veth "$1"
 set -- "$1" "$2" $VM_IGB
 [ $# -eq 4 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
-XSK_DEVS="$3 $4" run igb "$2"
+XSK_DEVS="$3 $4" XSK_DEV_POLICY=$(vm_nic_policy igb) run igb "$2"
 exit 0

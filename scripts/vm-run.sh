@@ -7,12 +7,15 @@
 #
 # The guest's root is this machine's root, shared read-only over virtio-9p
 # (as virtme-ng does); /tmp, /run and /var/tmp are tmpfs in the guest, and
-# build/vm/out is shared read-write (the guest sees it as $VM_OUT).  Two
-# igb NICs, each behind its own pcie-root-port (igb reserves slots for its
-# VFs), sit on one QEMU hub, so what one sends the other receives; the guest
-# sees their names in $VM_IGB ("dut peer").  QEMU runs under TCG here (no
-# KVM).  tinyconfig has no ACPI: the guest leaves with reboot(2), and QEMU's
-# -no-reboot turns that into an exit.
+# build/vm/out is shared read-write (the guest sees it as $VM_OUT).  Each
+# NIC model of --nics gets a pair: two NICs, each behind its own
+# pcie-root-port, on a QEMU hub of the pair's own, so what one sends the
+# other receives (the models and their QEMU options: scripts/lib/vm-nics.sh).
+# The guest finds each pair by its driver: $VM_NICS lists them,
+# "MODEL:DUT,PEER ..." in the order of --nics, and $VM_IGB is igb's
+# ("dut peer").  QEMU runs under TCG here (no KVM).  tinyconfig has no ACPI:
+# the guest leaves with reboot(2), and QEMU's -no-reboot turns that into an
+# exit.
 #
 # Options:
 #   --kernel IMAGE    bzImage (default build/kbuild/arch/x86/boot/bzImage;
@@ -21,6 +24,8 @@
 #   --timeout SEC     kill a guest that has not finished (default 900)
 #   --icount          -icount shift=0,sleep=off: the guest clock advances
 #                     one ns per guest instruction
+#   --nics "MODEL..."  the NIC pairs, by model: igb, virtio-net, vmxnet3
+#                     (default igb)
 #   --smp N           guest CPUs (default 1: without ACPI the guest finds
 #                     its CPUs in the MP table, which lists one here)
 #   --log FILE        the guest's console (default build/vm/console.log)
@@ -38,18 +43,21 @@ timeout=900
 icount=0
 smp=1
 plugin=()
+nics=igb
 log=$(kernel_dir vm)/console.log
 out=$(kernel_dir vm)/out
 
 # shellcheck disable=SC2034  # read by lib/common.sh
 die_status=2
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/vm-nics.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=${2:?--kernel needs a file}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--icount) icount=1; shift ;;
+	--nics) nics=${2?--nics needs a list of NIC models}; shift 2 ;;
 	--smp) smp=${2:?--smp needs a count}; shift 2 ;;
 	--plugin) plugin=(-plugin "${2:?--plugin needs FILE.so[,ARGS]}"); shift 2 ;;
 	--log) log=${2:?--log needs a file}; shift 2 ;;
@@ -62,6 +70,14 @@ done
 [ $# -gt 0 ] || die "no command to run in the guest (vm-run.sh [OPTIONS] -- COMMAND...)"
 want_whole "$timeout" "--timeout '$timeout' is not a number of seconds"
 case "$smp" in ''|*[!0-9]*|0) die "--smp '$smp' is not a CPU count" ;; esac
+read -r -a models <<< "$nics"
+[ ${#models[@]} -gt 0 ] || die "--nics: no NIC model (want some of: $(vm_nic_models))"
+[ ${#models[@]} -le 4 ] || die "--nics: ${#models[@]} models, at most 4"
+for m in "${models[@]}"; do
+	vm_nic_known "$m" || die "--nics: unknown NIC model '$m' (want some of: $(vm_nic_models))"
+done
+[ "$(printf '%s\n' "${models[@]}" | sort -u | wc -l)" -eq ${#models[@]} ] ||
+	die "--nics '$nics' names a model twice"
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make kernel-deps)"
 
@@ -79,16 +95,23 @@ echo >> "$out/cmd"
 accel=(-accel tcg,thread=multi)
 [ $icount -eq 1 ] && accel=(-accel tcg -icount shift=0,sleep=off)
 
+# Pair p (0, 1, ...): NICs 2p+1 and 2p+2 on hub p
 net=()
-for i in 1 2; do
-	net+=(-device "pcie-root-port,id=rp$i,bus=pcie.0,chassis=$i,slot=$i"
-	      -netdev "hubport,id=hp$i,hubid=0"
-	      -device "igb,bus=rp$i,netdev=hp$i,mac=52:54:00:12:34:0$i")
+i=0
+for p in "${!models[@]}"; do
+	dev=$(vm_nic_device "${models[$p]}")
+	for j in 1 2; do
+		i=$((i + 1))
+		net+=(-device "pcie-root-port,id=rp$i,bus=pcie.0,chassis=$i,slot=$i"
+		      -netdev "hubport,id=hp$i,hubid=$p"
+		      -device "$dev,bus=rp$i,netdev=hp$i,mac=52:54:00:12:3$((4 + p)):0$j")
+	done
 done
 
 append="console=ttyS0 quiet panic=-1 oops=panic root=hostroot rootfstype=9p"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 append+=" init=$top/scripts/vm-init.sh vm_top=$top"
+append+=" vm_nics=$(IFS=,; echo "${models[*]}")"
 
 set +e
 timeout --kill-after=10 "$timeout" qemu-system-x86_64 \

@@ -2,22 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm-selftests.sh - run in the test guest (by `make vm-check`): the xsk
-# kselftest suite on veth pairs, then its real-driver tests on the igb pair
-# in zero-copy mode (XSK_DEVS), each as TAP on the console and in $VM_OUT.
+# kselftest suite on veth pairs, then its real-driver tests on each NIC
+# pair of the guest ($VM_NICS, from scripts/vm-init.sh: "MODEL:DUT,PEER
+# ..."), in zero-copy and copy mode as the device can (XSK_DEVS), each
+# group as TAP on the console and in $VM_OUT (veth.tap, MODEL.tap), and a
+# summary line per group at the end.
 # The kernel log is judged after the boot and after each group
 # (scripts/kmsg-check.sh: a WARNING, BUG, KASAN, lockdep or other splat
 # fails the run, printed with the group that ran) and kept as
 # $VM_OUT/GROUP.kmsg; on a kernel with kmemleak, a scan after the suite
 # is judged the same way.  Exits non-zero when a test failed, the kernel
-# log has a splat or cannot be read, or the igb pair is missing.
+# log has a splat or cannot be read, or a model's pair is not whole.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 suite="$top/build/selftests/xsk/xsk_test"
 out=${VM_OUT:-/tmp}
 rc=0
+summary=()
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/vm-nics.sh"
 
 [ -x "$suite" ] || die "$suite missing (make selftests)"
 echo "vm-selftests: kernel $(uname -r)"
@@ -40,17 +45,28 @@ kcheck() {	# NAME [--boot]
 run() {	# NAME ARGS...
 	local name=$1
 	shift
-	echo "vm-selftests: $name: ${XSK_DEVS:+XSK_DEVS=\"$XSK_DEVS\" }xsk_test $*"
+	echo "vm-selftests: $name: ${XSK_DEVS:+XSK_DEVS=\"$XSK_DEVS\" }${XSK_DEV_POLICY:+XSK_DEV_POLICY=\"$XSK_DEV_POLICY\" }xsk_test $*"
 	"$suite" "$@" 2>&1 | tee "$out/$name.tap"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 	kcheck "$name"
+	summary+=("$name: $(grep '^# Totals:' "$out/$name.tap" | tail -1 | sed 's/^# //')")
 }
 
 kcheck boot --boot
 run veth
-set -- $VM_IGB
-[ $# -eq 2 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
-XSK_DEVS="$1 $2" run igb -f nic -v dev -v dev_copy -f zz_after
+[ -n "${VM_NICS:-}" ] || die "no NIC pair in the guest (VM_NICS is empty)"
+for pair in $VM_NICS; do
+	model=${pair%%:*}
+	IFS=, read -r -a devs <<< "${pair#*:}"
+	if [ ${#devs[@]} -ne 2 ]; then
+		echo "vm-selftests: $model: want two NICs, found: ${pair#*:}: FAIL"
+		summary+=("$model: want two NICs, found: ${pair#*:}")
+		rc=1
+		continue
+	fi
+	XSK_DEVS="${devs[0]} ${devs[1]}" XSK_DEV_POLICY=$(vm_nic_policy "$model") \
+		run "$model" -f nic -v dev -v dev_copy -f zz_after
+done
 
 # A kernel with kmemleak (KERNEL_DEBUG=1): a scan after the suite, and
 # what it reports is judged too
@@ -66,4 +82,7 @@ if [ -e $kl ]; then
 	}
 	kcheck kmemleak
 fi
+for line in "${summary[@]}"; do
+	echo "vm-selftests: $line"
+done
 exit $rc

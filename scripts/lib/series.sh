@@ -6,14 +6,15 @@
 # and kernel-series-check.sh for patches/, xdp-py-check.sh for
 # patches/xdp-py/).
 #
-#   series_write TREE DIR
+#   series_write TREE DIR [PREFIX]
 #       DIR's patches and cover letter anew from TREE's commits after its
 #       tag baseline (git format-patch --zero-commit --base=baseline): the
 #       cover letter's subject is DIR/cover-letter.in's first line, its
 #       text the rest, and its date the last patch's, so that an
 #       unchanged series is written again byte for byte; the patches and
-#       0000-cover-letter.txt of before are replaced.  Dies, DIR as it
-#       was, when the subject is empty or git fails.
+#       0000-cover-letter.txt of before are replaced.  PREFIX is the
+#       subjects' ("PATCH net": the tree; default "PATCH").  Dies, DIR as
+#       it was, when the subject is empty or git fails.
 #
 #   checkpatch_strict TREE IGNORE PATCH...
 #       TREE's own scripts/checkpatch.pl --strict on each PATCH (run in
@@ -22,15 +23,25 @@
 #       goes to stderr under "$prog: checkpatch --strict: NAME:".  Returns
 #       1 when any patch had an error, warning or check, else 0.
 
+#   driver_series
+#       the driver fix series, each its own submission in patches/DRIVER/
+#       (git am-able on the baseline alone, subjects "DRIVER: ...", for
+#       the net tree: "[PATCH net]"): the
+#       test kernel (kernel/) has them after patches/ (kernel-tree.sh,
+#       kernel-patches.sh); scripts/driver-series-check.sh checks each.
+
+driver_series="vmxnet3"
+
 # shellcheck disable=SC2154  # prog and top: common.sh and the script
 series_write() {
-	local tree=$1 dir=$2 tmp last
+	local tree=$1 dir=$2 prefix=${3:-PATCH} tmp last
 
 	[ -n "$(sed -n 1p "$dir/cover-letter.in")" ] ||
 		die "${dir#"$top"/}/cover-letter.in: the first line (subject) is empty"
 	tmp=$(mktemp -d)
 	if ! git -C "$tree" format-patch -q --zero-commit --cover-letter \
-		--base=baseline -o "$tmp" baseline..HEAD; then
+		--subject-prefix="$prefix" --base=baseline -o "$tmp" \
+		baseline..HEAD; then
 		rm -rf "$tmp"
 		die "git format-patch baseline..HEAD failed in $tree"
 	fi

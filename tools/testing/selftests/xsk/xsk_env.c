@@ -22,7 +22,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <linux/ethtool.h>
+#include <linux/genetlink.h>
 #include <linux/if_packet.h>
+#include <linux/netdev.h>
+#include <linux/netlink.h>
+#include <linux/sockios.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -730,19 +735,44 @@ static int setup_side(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 	return 0;
 }
 
+/*
+ * The MTU, the address (a veth's; an adopted device keeps its own: QEMU's
+ * vmxnet3 forgets an address set while the device is down at the next
+ * activation, and the suite needs none of its own) and up
+ */
 static int link_up(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 {
 	char mtu[16], mac[18];
 	const unsigned char *m = env->mac[side];
 	const char *const argv[] = {
 		"ip", "-n", env->ns[XENV_NS(side)], "link", "set",
-		env->ifname[side], "address", mac, "mtu", mtu, "up", NULL,
+		env->ifname[side], "mtu", mtu, "up", "address", mac, NULL,
+	};
+	const char *const own[] = {
+		"ip", "-n", env->ns[XENV_NS(side)], "link", "set",
+		env->ifname[side], "mtu", mtu, "up", NULL,
 	};
 
 	snprintf(mtu, sizeof(mtu), "%u", env->mtu);
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	return xenv_run_or_fail(err, argv);
+	return xenv_run_or_fail(err, env->adopted && side <= XENV_PEER ?
+				own : argv);
+}
+
+/* An adopted device's own address, as ip link prints it, into env->mac */
+static int own_mac(struct xsk_env *env, int side, char err[XSK_ERRLEN])
+{
+	unsigned int b[6];
+	int i;
+
+	if (sscanf(env->orig_mac[side], "%x:%x:%x:%x:%x:%x", &b[0], &b[1],
+		   &b[2], &b[3], &b[4], &b[5]) != 6)
+		return xsk_errf(err, -EINVAL, "%s: address '%s'",
+				env->ifname[side], env->orig_mac[side]);
+	for (i = 0; i < 6; i++)
+		env->mac[side][i] = b[i];
+	return 0;
 }
 
 static int set_gro(struct xsk_env *env, int side, char err[XSK_ERRLEN])
@@ -843,6 +873,31 @@ static int move_dev(struct xsk_env *env, int side, bool home, char err[XSK_ERRLE
 	return xenv_run_or_fail(err, to_ns);
 }
 
+/*
+ * Whether side's device already has env->queues Rx and Tx queues
+ * (combined, or separate as vmxnet3 counts them): a driver without
+ * ethtool -L (vmxnet3) then needs none
+ */
+static bool has_channels(struct xsk_env *env, int side)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr = { .ifr_data = (void *)&ch };
+	bool ret = false;
+	int fd;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", env->ifname[side]);
+	if (xenv_enter(env, side))
+		return false;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && !ioctl(fd, SIOCETHTOOL, &ifr))
+		ret = ch.combined_count + ch.rx_count == env->queues &&
+		      ch.combined_count + ch.tx_count == env->queues;
+	if (fd >= 0)
+		close(fd);
+	xenv_enter(env, -1);
+	return ret;
+}
+
 /* One queue pair, so that every frame lands on queue 0 (no RSS) */
 static int set_channels(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 {
@@ -853,6 +908,8 @@ static int set_channels(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 	};
 	char out[256];
 
+	if (has_channels(env, side))
+		return 0;
 	snprintf(q, sizeof(q), "%u", env->queues);
 	if (!xenv_run(out, sizeof(out), argv))
 		return 0;
@@ -865,6 +922,7 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 {
 	const char *v = getenv("XSK_DEVS");
 	char *sep;
+	int i;
 
 	if (!v || !*v)
 		return -ENOENT;
@@ -878,11 +936,133 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 	*sep = '\0';
 	o->dev[0] = buf;
 	o->dev[1] = sep + 1;
+	/*
+	 * A run killed while it had them (a test past its timeout) left them
+	 * in its namespaces: removing those brings them home, a moment later
+	 */
+	if ((!if_nametoindex(o->dev[0]) || !if_nametoindex(o->dev[1])) &&
+	    xenv_reap_stale() > 0) {
+		for (i = 0; i < 50; i++) {
+			if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
+				break;
+			usleep(100 * 1000);
+		}
+	}
 	if (!if_nametoindex(o->dev[0]) || !if_nametoindex(o->dev[1]))
 		return xsk_errf(err, -EINVAL, "XSK_DEVS='%s': no interface %s",
 				v, if_nametoindex(o->dev[0]) ? o->dev[1] :
 							       o->dev[0]);
 	return 0;
+}
+
+/*
+ * One generic netlink request on fd (message type, command cmd) with one
+ * attribute (attr, of len bytes); the answer in buf: its length, or -errno
+ * (the kernel's error)
+ */
+static int genl_ask(int fd, __u16 type, __u8 cmd, __u16 attr, const void *val,
+		    __u16 len, void *buf, size_t size)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr gh;
+		char attrs[NLA_HDRLEN + NLA_ALIGN(IF_NAMESIZE + 8)];
+	} req = {};
+	struct nlattr *na = (struct nlattr *)req.attrs;
+	struct nlmsghdr *nh = buf;
+	ssize_t n;
+
+	if ((size_t)NLA_ALIGN(len) > sizeof(req.attrs) - NLA_HDRLEN)
+		return -EINVAL;
+	req.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_HDRLEN + NLA_ALIGN(len));
+	req.nh.nlmsg_type = type;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.gh.cmd = cmd;
+	req.gh.version = 1;
+	na->nla_type = attr;
+	na->nla_len = NLA_HDRLEN + len;
+	memcpy(req.attrs + NLA_HDRLEN, val, len);
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	n = recv(fd, buf, size, 0);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n < sizeof(*nh) || !NLMSG_OK(nh, (size_t)n))
+		return -EPROTO;
+	if (nh->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(nh);
+
+		return e->error ? e->error : -EPROTO;
+	}
+	return (int)n;
+}
+
+/*
+ * Attribute type (of at least len bytes) of the answer in buf (n bytes):
+ * its payload, or NULL
+ */
+static const void *genl_attr(const void *buf, int n, __u16 type, __u16 len)
+{
+	const struct nlmsghdr *nh = buf;
+	const char *p = (const char *)NLMSG_DATA(nh) + GENL_HDRLEN;
+	const char *end = (const char *)buf + n;
+
+	if (nh->nlmsg_len < (__u32)n)
+		end = (const char *)buf + nh->nlmsg_len;
+
+	while (p + NLA_HDRLEN <= end) {
+		const struct nlattr *na = (const struct nlattr *)p;
+
+		if (na->nla_len < NLA_HDRLEN || p + na->nla_len > end)
+			return NULL;
+		if ((na->nla_type & NLA_TYPE_MASK) == type &&
+		    na->nla_len >= NLA_HDRLEN + len)
+			return p + NLA_HDRLEN;
+		p += NLA_ALIGN(na->nla_len);
+	}
+	return NULL;
+}
+
+int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	__u32 idx = ifindex;
+	const void *v;
+	char buf[1024];
+	__u16 family;
+	int n;
+
+	if (fd < 0)
+		return -errno;
+	n = genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+		     CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY_NAME,
+		     sizeof(NETDEV_FAMILY_NAME), buf, sizeof(buf));
+	if (n < 0)
+		goto out;
+	v = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID, sizeof(family));
+	if (!v) {
+		n = -EPROTO;
+		goto out;
+	}
+	memcpy(&family, v, sizeof(family));
+	n = genl_ask(fd, family, NETDEV_CMD_DEV_GET, NETDEV_A_DEV_IFINDEX,
+		     &idx, sizeof(idx), buf, sizeof(buf));
+	if (n < 0)
+		goto out;
+	v = genl_attr(buf, n, NETDEV_A_DEV_XDP_FEATURES, sizeof(*features));
+	if (!v) {
+		n = -EPROTO;
+		goto out;
+	}
+	memcpy(features, v, sizeof(*features));
+	*zc_max_segs = 1;
+	v = genl_attr(buf, n, NETDEV_A_DEV_XDP_ZC_MAX_SEGS, sizeof(*zc_max_segs));
+	if (v)
+		memcpy(zc_max_segs, v, sizeof(*zc_max_segs));
+	n = 0;
+out:
+	close(fd);
+	return n;
 }
 
 static int add_pair(struct xsk_env *env, int dut, int peer, char err[XSK_ERRLEN])
@@ -1018,6 +1198,8 @@ int xenv_create(struct xsk_env **envp, const struct xenv_opts *o, char err[XSK_E
 	for (side = 0; side < env->nr_if && o->dev[0] && !ret; side++) {
 		ret = move_dev(env, side, false, err);
 		env->adopted = !ret || side;
+		if (!ret)
+			ret = own_mac(env, side, err);
 		if (!ret)
 			ret = set_channels(env, side, err);
 	}

@@ -103,9 +103,20 @@ int xenv_wait_links(struct xsk_env *env);
  * The XSK_DEVS environment variable: "DUT PEER" (or "DUT,PEER"), two
  * connected interfaces to run on instead of veth.  Fills o->dev from buf
  * (IF_NAMESIZE * 2 + 2 bytes); returns 0, -ENOENT when unset, or -EINVAL
- * (with err) when malformed.
+ * (with err) when malformed or an interface is not there.  One that a run
+ * killed with it (a test past its timeout) left in its namespaces is
+ * brought home first (xenv_reap_stale(), then up to 5 s for the kernel to
+ * move it back).
  */
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN]);
+
+/*
+ * What the driver of ifindex (in this thread's namespace) says it can do
+ * with XDP: its xdp_features (NETDEV_XDP_ACT_*, the netdev generic netlink
+ * family's dev-get) and the most buffers of one zero-copy frame (1 where the
+ * kernel does not say).  0 or -errno.
+ */
+int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs);
 
 /* Send one frame out of the peer's veth towards the dut (AF_PACKET) */
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);

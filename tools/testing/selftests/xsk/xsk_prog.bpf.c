@@ -92,11 +92,32 @@ static __always_inline bool tx_back(struct xdp_md *ctx)
 	return true;
 }
 
+/*
+ * The sequence numbers (xsk_pkt.h) of the first XSK_SEEN frames the program
+ * saw, in the order it saw them: where a frame was reordered, before the
+ * program (the device, the driver's Rx ring) or after it
+ */
+#define XSK_SEEN	128
+__u32 xsk_seen_seq[XSK_SEEN];
+__u32 xsk_seen;
+
+static __always_inline void seen(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 *seq = data + 42;		/* XSK_PKT_HDR_LEN */
+	__u32 n = xsk_seen++;
+
+	if ((void *)(seq + 1) <= end && n < XSK_SEEN)
+		xsk_seen_seq[n] = *seq;
+}
+
 static __always_inline int redirect(struct xdp_md *ctx)
 {
 	struct counters *c = count(ctx);
 	long act;
 
+	seen(ctx);
 	if (tx_back(ctx)) {
 		__sync_fetch_and_add(&xsk_tx_back, 1);
 		return XDP_TX;
@@ -184,10 +205,13 @@ static __always_inline void mb_helpers(struct xdp_md *ctx, __u64 len)
 {
 	__u8 fill[XDP_MB_CROSS_LEN];
 	__u32 linear = ctx->data_end - ctx->data;
+	__u32 n = mb_stats.helper_frames++;
 	long ret;
 	int i;
 
 	mb_stats.linear = linear;
+	if (n < XDP_MB_LINEARS)
+		mb_stats.linears[n] = linear;
 	if (linear < XDP_MB_CROSS_LEN / 2 ||
 	    len < linear + XDP_MB_CROSS_LEN / 2 + XDP_MB_SHRINK) {
 		mb_error(-1);

@@ -23,6 +23,7 @@ enum xdp_mb_mode {
 #define XDP_MB_CROSS_BYTE	0xa5
 #define XDP_MB_SHRINK		100	/* adjust_tail(-XDP_MB_SHRINK) */
 #define XDP_MB_GROW		50	/* then adjust_tail(+XDP_MB_GROW) */
+#define XDP_MB_LINEARS		64	/* frames whose linear part is kept */
 
 struct xdp_mb_stats {
 	__u64 frames;
@@ -35,6 +36,13 @@ struct xdp_mb_stats {
 	__s32 first_error;	/* the first failed helper's return value */
 	__s32 grow_ret;		/* adjust_tail(+XDP_MB_GROW), last frame */
 	__u8 cross[XDP_MB_CROSS_LEN];	/* what was there, last frame */
+	/*
+	 * XDP_MB_HELPERS: each frame's linear part, in the order they came
+	 * (a driver's first buffer may differ from frame to frame: virtio-net
+	 * sizes its mergeable buffers by the frames it saw)
+	 */
+	__u32 helper_frames;
+	__u32 linears[XDP_MB_LINEARS];
 };
 
 #endif /* XSK_PROG_MB_H */
