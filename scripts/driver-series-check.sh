@@ -64,18 +64,7 @@ for d in "${drivers[@]}"; do
 	[ ${#series[@]} -gt 0 ] || die "patches/$d/ has no patches"
 
 	# 1. git am on a fresh baseline
-	if [ -e "$wt" ]; then
-		git -C "$kernel" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
-		git -C "$kernel" worktree prune
-	fi
-	mkdir -p "$(dirname "$wt")"
-	git -C "$kernel" worktree add -q --detach "$wt" baseline
-	git -C "$wt" -c user.name=driver-series-check \
-		-c user.email=driver-series-check@invalid \
-		am -q --whitespace=error-all "${series[@]}" || {
-		git -C "$wt" am --abort 2>/dev/null || true
-		die "git am patches/$d/0*.patch does not apply on the baseline"
-	}
+	series_am_alone "$kernel" "$wt" "patches/$d/0*.patch" "${series[@]}"
 	say "$d: git am: ${#series[@]} patches apply on the baseline, on their own"
 
 	# 2. checkpatch (the baseline, a source package, has no history in

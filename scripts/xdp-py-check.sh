@@ -51,17 +51,7 @@ shopt -u nullglob
 [ ${#series[@]} -gt 0 ] || die "patches/xdp-py/ has no patches"
 
 # 1. git am on a fresh baseline
-if [ -e "$wt" ]; then
-	git -C "$kernel" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
-	git -C "$kernel" worktree prune
-fi
-mkdir -p "$(dirname "$wt")"
-git -C "$kernel" worktree add -q --detach "$wt" baseline
-git -C "$wt" -c user.name=xdp-py-check -c user.email=xdp-py-check@invalid \
-	am -q --whitespace=error-all "${series[@]}" || {
-	git -C "$wt" am --abort 2>/dev/null || true
-	die "git am patches/xdp-py/0*.patch does not apply on the baseline"
-}
+series_am_alone "$kernel" "$wt" "patches/xdp-py/0*.patch" "${series[@]}"
 say "git am: ${#series[@]} patches apply on the baseline, on their own"
 
 # 2. checkpatch

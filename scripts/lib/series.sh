@@ -23,6 +23,11 @@
 #       goes to stderr under "$prog: checkpatch --strict: NAME:".  Returns
 #       1 when any patch had an error, warning or check, else 0.
 
+#   series_am_alone KERNEL WT WHAT PATCH...
+#       WT anew: a work tree of KERNEL's tag baseline (one there before is
+#       removed), with the PATCHes applied by git am, on their own; dies
+#       naming WHAT when they do not apply, WT at the baseline.
+#
 #   driver_series
 #       the driver fix series, each its own submission in patches/DRIVER/
 #       (git am-able on the baseline alone, subjects "DRIVER: ...", for
@@ -33,6 +38,23 @@
 driver_series="vmxnet3"
 
 # shellcheck disable=SC2154  # prog and top: common.sh and the script
+series_am_alone() {
+	local kernel=$1 wt=$2 what=$3
+
+	shift 3
+	if [ -e "$wt" ]; then
+		git -C "$kernel" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+		git -C "$kernel" worktree prune
+	fi
+	mkdir -p "$(dirname "$wt")"
+	git -C "$kernel" worktree add -q --detach "$wt" baseline
+	git -C "$wt" -c user.name="$prog" -c user.email="$prog@invalid" \
+		am -q --whitespace=error-all "$@" || {
+		git -C "$wt" am --abort 2>/dev/null || true
+		die "git am $what does not apply on the baseline"
+	}
+}
+
 series_write() {
 	local tree=$1 dir=$2 prefix=${3:-PATCH} tmp last
 

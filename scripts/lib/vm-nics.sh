@@ -37,10 +37,7 @@
 
 vm_nic_models() { echo "igb virtio-net vmxnet3"; }
 
-vm_nic_known() {
-	case "$1" in igb|virtio-net|vmxnet3) return 0 ;; esac
-	return 1
-}
+vm_nic_known() { vm_nic_driver "$1" >/dev/null; }
 
 vm_nic_driver() {
 	case "$1" in

@@ -1189,8 +1189,8 @@ static int dev_policy_get(struct dev_policy *p, char err[XSK_ERRLEN])
 
 /*
  * XSK_DEV_POLICY as the tests read it: every key and value, and each kind
- * of bad input refused with a message naming it (the environment as it
- * was comes back after)
+ * of bad input refused with a message naming it (a test runs in a child
+ * of its own: what it sets in the environment goes with it)
  */
 TEST(dev_policy_parsed)
 {
@@ -1208,13 +1208,10 @@ TEST(dev_policy_parsed)
 		{ "rx_buf_truesize=2000000", "want a number" },
 		{ "frag_grow=yes,colour=blue", "unknown key 'colour'" },
 	};
-	const char *was = getenv("XSK_DEV_POLICY");
-	char keep[512] = "", err[XSK_ERRLEN];
+	char err[XSK_ERRLEN];
 	struct dev_policy p;
 	size_t i;
 
-	if (was)
-		snprintf(keep, sizeof(keep), "%s", was);
 	ASSERT_EQ(0, unsetenv("XSK_DEV_POLICY"));
 	ASSERT_EQ(0, dev_policy_get(&p, err));
 	EXPECT_EQ(POLICY_UNSET, p.frag_grow);
@@ -1241,10 +1238,6 @@ TEST(dev_policy_parsed)
 			TH_LOG("%s: said '%s'", bad[i].env, err);
 		EXPECT_NE(NULL, strstr(err, "XSK_DEV_POLICY"));
 	}
-	if (was)
-		setenv("XSK_DEV_POLICY", keep, 1);
-	else
-		unsetenv("XSK_DEV_POLICY");
 }
 
 #define COMP_FRAMES	512U	/* frames sent, twice the TX/completion ring */
@@ -1845,6 +1838,27 @@ TEST_F(nic, fill_starvation_recovery)
  */
 #define ZC_LONG_LEN	5000	/* longer than a 4 KiB UMEM frame */
 
+/*
+ * n_long frames of ZC_LONG_LEN bytes (sequence 0, 1, ...), then n of
+ * PKT_LEN (first, first + 1, ...) to a zero-copy socket none of the long
+ * ones fits: exactly the short ones arrive, each whole in one descriptor,
+ * in order; *r is what came
+ */
+static void zc_long_then_short(struct __test_metadata *_metadata,
+			       struct xsk_env *env, struct xsk_socket *xs,
+			       __u32 n_long, __u32 n, __u32 first,
+			       struct rx_result *r)
+{
+	ASSERT_EQ(0, send_frames(env, n_long, ZC_LONG_LEN, 0));
+	ASSERT_EQ(0, send_frames(env, n, PKT_LEN, first));
+	recv_frames(xs, n, PKT_LEN, 1, first, r);
+	EXPECT_EQ(n, r->packets);
+	EXPECT_EQ(0U, r->bad_len);
+	EXPECT_EQ(0U, r->bad_ndesc);
+	EXPECT_EQ(0U, r->bad_payload);
+	EXPECT_EQ(0U, r->out_of_order);
+}
+
 static void zc_mtu_grown(struct __test_metadata *_metadata,
 			 struct _test_data_nic *self, int mtu)
 {
@@ -1865,14 +1879,8 @@ static void zc_mtu_grown(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
 	ASSERT_EQ(0, set_mtu(peer, JUMBO_MTU));
 	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
-	ASSERT_EQ(0, send_frames(self->env, 10, ZC_LONG_LEN, 0));
-	ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, 100));
-	recv_frames(self->port->socks[0], NIC_BATCH, PKT_LEN, 1, 100, &r);
-	EXPECT_EQ(NIC_BATCH, r.packets);
-	EXPECT_EQ(0U, r.bad_len);
-	EXPECT_EQ(0U, r.bad_ndesc);
-	EXPECT_EQ(0U, r.bad_payload);
-	EXPECT_EQ(0U, r.out_of_order);
+	zc_long_then_short(_metadata, self->env, self->port->socks[0], 10,
+			   NIC_BATCH, 100, &r);
 	/* the driver's choice, for the record (Documentation/vm_nics.rst) */
 	TH_LOG("MTU %d taken under the zero-copy socket; of 10 frames of %u bytes, %s",
 	       mtu, ZC_LONG_LEN, r.bad_len || r.bad_ndesc ?
@@ -3296,7 +3304,7 @@ TEST_F_TIMEOUT(long_rx, zerocopy_dropped, LONG_RX_TIMEOUT)
 	__u64 features = 0;
 	long long drops;
 	struct rx_result r;
-	__u32 i, segs;
+	__u32 segs;
 
 	ASSERT_EQ(0, xenv_xdp_features(self->ifindex, &features, &segs));
 	if (!(features & NETDEV_XDP_ACT_XSK_ZEROCOPY))
@@ -3308,15 +3316,8 @@ TEST_F_TIMEOUT(long_rx, zerocopy_dropped, LONG_RX_TIMEOUT)
 			      NULL, self->err)) TH_LOG("%s", self->err);
 	ASSERT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
 	drops = rx_queue_sum(dut, "xdp_long_drops");
-	for (i = 0; i < LONG_FRAMES; i++)
-		ASSERT_EQ(0, send_frames(self->env, 1, ZC_LONG_LEN, i));
-	ASSERT_EQ(0, send_frames(self->env, LONG_FRAMES, PKT_LEN, 1000));
-	recv_frames(self->port->socks[0], LONG_FRAMES, PKT_LEN, 1, 1000, &r);
-	EXPECT_EQ(LONG_FRAMES, r.packets);
-	EXPECT_EQ(0U, r.bad_len);
-	EXPECT_EQ(0U, r.bad_ndesc);
-	EXPECT_EQ(0U, r.bad_payload);
-	EXPECT_EQ(0U, r.out_of_order);
+	zc_long_then_short(_metadata, self->env, self->port->socks[0],
+			   LONG_FRAMES, LONG_FRAMES, 1000, &r);
 	expect_long_drops(_metadata, dut, drops, LONG_FRAMES);
 }
 
