@@ -36,6 +36,7 @@ struct config {
 	bool json;
 	bool no_prog_cost;
 	bool allow_concurrent;
+	bool features;		/* --features: say what -i's driver can do */
 	const char *profile;	/* --profile: the files' path prefix */
 	struct cli_lock lock;
 };
@@ -74,6 +75,8 @@ static const struct opt rows[] = {
 		       "attach on IF and measure what arrives (default: own veth pair in private namespaces, with a generator)"),
 	{ RXQ_ROW(OPT_IFNAME, "redirect-to", 0, o.redirect_to, "IF",
 		  "XDP_REDIRECT target with -i") },
+	RXQ_FLAG("features", 0, features,
+		 "print what the driver of -i says it can do with XDP (its xdp_features, netdev netlink) and exit: a line, or with --json an object"),
 	OPTS_HEADING("Traffic on the own veth pair (live-frames generator on the peer):"),
 	OPTS_SIZE_LETTER(struct config, o.pkt_size, 0),
 	OPTS_FLOWS(struct config, o.flows),
@@ -126,6 +129,10 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->interval, cfg->duration);
 		return -EINVAL;
 	}
+	if (cfg->features && !cfg->o.ifname) {
+		fprintf(stderr, "xdp_rxq_info: --features needs -i (the interface to ask)\n");
+		return -EINVAL;
+	}
 	if (cfg->o.redirect_to && !cfg->o.ifname) {
 		fprintf(stderr, "xdp_rxq_info: --redirect-to needs -i (the own pair redirects to its second veth)\n");
 		return -EINVAL;
@@ -168,6 +175,50 @@ static void tick(const struct rxq_snapshot *a, const struct rxq_snapshot *b,
 	}
 	printf("\n");
 	fflush(stdout);
+}
+
+/*
+ * --features: the driver's xdp_features by the netdev family's names, and
+ * the most buffers of one zero-copy frame; "IF: basic redirect ..." or
+ * {"interface": ..., "xdp_features": [...], "xsk_zc_max_segs": N}
+ */
+static int print_features(const char *ifname, bool as_json)
+{
+	struct json j;
+	__u64 have;
+	__u32 segs;
+	unsigned int i;
+	int ret;
+
+	ret = xenv_xdp_features(if_nametoindex(ifname), &have, &segs);
+	if (ret) {
+		fprintf(stderr, "xdp_rxq_info: %s: the netdev family's dev-get: %s\n",
+			esc_text(ifname).s, strerror(-ret));
+		return 1;
+	}
+	if (!as_json) {
+		printf("%s:", ifname);
+		for (i = 0; xenv_xdp_feature_name(i); i++)
+			if (have & 1ULL << i)
+				printf(" %s", xenv_xdp_feature_name(i));
+		if (have >> i)
+			printf(" unknown-0x%llx", (unsigned long long)(have >> i << i));
+		printf("%s; zero-copy max segments %u\n", have ? "" : " none", segs);
+		return 0;
+	}
+	json_init(&j, stdout, 2);
+	json_begin_object(&j);
+	json_kv_string(&j, "interface", ifname);
+	json_key(&j, "xdp_features");
+	json_begin_array(&j);
+	for (i = 0; xenv_xdp_feature_name(i); i++)
+		if (have & 1ULL << i)
+			json_string(&j, xenv_xdp_feature_name(i));
+	json_end_array(&j);
+	json_kv_u64(&j, "xdp_features_raw", have);
+	json_kv_u64(&j, "xsk_zc_max_segs", segs);
+	json_end_object(&j);
+	return json_finish(&j) ? 1 : 0;
 }
 
 /* --profile: what the window's samples say */
@@ -332,6 +383,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xdp_rxq_info: needs root (XDP, BPF, network namespaces)\n");
 		return 1;
 	}
+	if (cfg.features)
+		return cli_finish(tool.name, print_features(cfg.o.ifname, cfg.json));
 	cli_stop_on_signals();
 	xenv_stop_test(cli_stopping);	/* a hung set-up command too */
 	if (cli_lock_take(&cfg.lock, "xdp_rxq_info", cfg.allow_concurrent))

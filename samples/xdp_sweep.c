@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <sys/stat.h>
+#include <linux/netdev.h>
 
 #include "cli.h"
 #include "measure.h"
@@ -183,6 +185,36 @@ static int check_args(const struct config *cfg)
 	return 0;
 }
 
+/*
+ * --rxdrop zerocopy on --devs: the dut's driver must say it can
+ * (xsk-zerocopy in its xdp_features); asked before any run, not learnt
+ * from a failed bind.  The own veth pair has no zero-copy: its bind says so.
+ */
+static int check_zerocopy(const struct sweep_cfg *s)
+{
+	__u64 have;
+	__u32 segs;
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < s->nstk && s->dev[0]; k++) {
+		if (s->stk[k] != SWEEP_STK_AF_XDP_ZC)
+			continue;
+		ret = xenv_xdp_features(if_nametoindex(s->dev[0]), &have, &segs);
+		if (ret) {
+			fprintf(stderr, "xdp_sweep: --rxdrop zerocopy: %s: the netdev family's dev-get: %s\n",
+				esc_text(s->dev[0]).s, strerror(-ret));
+			return ret;
+		}
+		if (!(have & NETDEV_XDP_ACT_XSK_ZEROCOPY)) {
+			fprintf(stderr, "xdp_sweep: --rxdrop zerocopy: %s has no xsk-zerocopy in its driver's xdp_features\n",
+				esc_text(s->dev[0]).s);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 /* The options of the A/B itself, and the output: A's alone */
 static const char *const ab_opts[] = { "ab", "b-loop", "b-spin", "a-cmd",
 				       "b-cmd", "b-opts", "level", "out" };
@@ -218,7 +250,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->s.stk[k] = cfg->rxdrop.v[k];
 		cfg->s.nstk = cfg->rxdrop.n;
 	}
-	return check_args(cfg);
+	return check_args(cfg) ?: check_zerocopy(&cfg->s);
 }
 
 /*

@@ -35,6 +35,7 @@ funcs=0 cache=0
 # shellcheck disable=SC2034  # read by lib/common.sh
 die_status=2
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/vm-nics.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -70,6 +71,7 @@ if [ $funcs -eq 1 ]; then
 	cmd+="; mkdir -p \$VM_OUT/windows; export XDP_COST_WINDOW_DIR=\$VM_OUT/windows"
 fi
 names=()
+pairs=${EXACT_PAIRS:-veth igb igb-paced}
 for set in "$@"; do
 	read -r name opts <<< "$set"
 	case "$name" in ''|*/*|-*) die "set '$set': NAME must be a plain file name stem" ;; esac
@@ -78,17 +80,33 @@ for set in "$@"; do
 	while [[ "$opts" =~ ^(EXACT_[A-Z_]+=[^[:space:]]*)[[:space:]]*(.*)$ ]]; do
 		vars+="${BASH_REMATCH[1]} "
 		opts=${BASH_REMATCH[2]}
+		case "${BASH_REMATCH[1]}" in
+		EXACT_PAIRS=*) pairs+=" ${BASH_REMATCH[1]#EXACT_PAIRS=}" ;;
+		esac
 	done
 	cmd+="; ${vars:+env $vars}scripts/vm-exact.sh $name $opts || rc=1"
 done
 cmd+="; exit \$rc"
+
+# The NIC models the pairs name (MODEL, MODEL-paced; a set's EXACT_PAIRS
+# is one word, its pairs joined by commas or one pair): the guest gets a
+# pair of each, igb alone where they name none
+models=""
+for pair in $(echo "$pairs" | tr , ' '); do
+	m=${pair%-paced}
+	[ "$m" = veth ] && continue
+	vm_nic_known "$m" ||
+		die "EXACT_PAIRS: '$pair' is not veth, MODEL or MODEL-paced (MODEL one of: $(vm_nic_models))"
+	case " $models " in *" $m "*) ;; *) models+=" $m" ;; esac
+done
+models=${models# }
 
 mkdir -p "$out"
 rm -rf "$out/vm" "$out/insns.txt"
 start=$(date +%s)
 set +e
 "$top/scripts/vm-run.sh" --kernel "$kernel" --icount --timeout "$timeout" \
-	"${plugin[@]}" --log "$out/console.log" --out "$out/vm" -- bash -c "$cmd" \
+	--nics "${models:-igb}" "${plugin[@]}" --log "$out/console.log" --out "$out/vm" -- bash -c "$cmd" \
 	> "$out/vm.log" 2>&1
 rc=$?
 set -e

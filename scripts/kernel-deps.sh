@@ -17,11 +17,6 @@ qemu_min=8
 pkgs=(git make gcc flex bison bc libssl-dev libelf-dev cpio ccache libglib2.0-dev
       python3 python3-ply python3-git perl xz-utils jq)
 
-installed() {
-	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = \
-	  "install ok installed" ]
-}
-
 qemu_major() {
 	qemu-system-x86_64 --version 2>/dev/null |
 		sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p'
@@ -29,7 +24,7 @@ qemu_major() {
 
 missing=()
 for p in "${pkgs[@]}"; do
-	installed "$p" || missing+=("$p")
+	pkg_installed "$p" || missing+=("$p")
 done
 v=$(qemu_major || true)
 need_qemu=0
@@ -41,11 +36,7 @@ need_qemu=0
 [ "$(id -u)" -eq 0 ] || die "missing: ${missing_all[*]}; run as root"
 
 export DEBIAN_FRONTEND=noninteractive
-if [ ${#missing[@]} -gt 0 ]; then
-	say "installing ${missing[*]}"
-	apt-get -q update >&2
-	apt-get -q install -y --no-install-recommends "${missing[@]}" >&2
-fi
+apt_install_missing "${missing[@]}"
 [ $need_qemu -eq 1 ] || exit 0
 
 uri=$("$top/scripts/apt-mirror.sh") ||

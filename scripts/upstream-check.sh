@@ -51,18 +51,7 @@ git -C "$kernel" rev-parse -q --verify baseline >/dev/null ||
 "$top/scripts/kernel-deps.sh"
 pkgs=(dwarves clang llvm socat ethtool bpftool iproute2 rsync python3-yaml
       libelf-dev zlib1g-dev)
-missing=()
-for p in "${pkgs[@]}"; do
-	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = \
-	  "install ok installed" ] || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	[ "$(id -u)" -eq 0 ] || die "missing: ${missing[*]}; run as root"
-	say "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get -q update >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
-		--no-install-recommends "${missing[@]}" >&2
-fi
+apt_install_missing "${pkgs[@]}"
 
 start=$(date +%s)
 mkdir -p "$out"

@@ -3,32 +3,39 @@
 #
 # vm-exact.sh NAME [XDP_SWEEP_OPTIONS...] - run in the test guest under
 # QEMU's -icount shift=0 (scripts/exact-cost.sh): the project's xdp_sweep in
-# exact cost mode (--icount --count), on a veth pair and on the igb pair,
-# at full speed and paced, each result as $VM_OUT/NAME-PAIR.json (PAIR veth,
-# igb, igb-paced).
+# exact cost mode (--icount --count), on a veth pair and on the guest's NIC
+# pairs, at full speed and paced, each result as $VM_OUT/NAME-PAIR.json
+# (PAIR veth, MODEL or MODEL-paced: igb, igb-paced, virtio-net-paced, ...).
 #
 # What makes the counts repeat (Documentation/exact_cost.rst): one guest
 # CPU, the generator and the receive path on it; counted runs (every frame
-# sent is in the window, none lost); a warm-up run per point; and the igb
-# pair with interrupt throttling off (rx-usecs 0), so that its interrupts
-# come when the frames do, not when an adaptive timer says.
+# sent is in the window, none lost); a warm-up run per point; and the NICs'
+# interrupt throttling off (rx-usecs 0) where the driver has it (igb's
+# default is adaptive), so that interrupts come when the frames do, not
+# when a timer says; a driver without coalescing settings (ethtool -c
+# fails) is left as it is, and said so.
 #
-# EXACT_PAIRS ("veth igb igb-paced" by default) chooses the pairs:
-# igb-paced is the igb pair with one frame per generator call and per NAPI
-# poll (--rate EXACT_PACED_RATE, 1862 frames a second of guest time, and
-# --count EXACT_PACED_COUNT, 10000), where an injected cost is additive
-# (at full speed it is not: the batching into polls changes with it).
-# The pace leaves the guest idle between frames (a paced igb frame's work
-# takes under 200 us of guest time, the period is 537 us) and is not a
+# EXACT_PAIRS ("veth igb igb-paced" by default; blanks or commas between)
+# chooses the pairs: veth,
+# and any NIC model the guest has a pair of ($VM_NICS, scripts/vm-init.sh;
+# scripts/exact-cost.sh boots the models that EXACT_PAIRS names), at full
+# speed (MODEL) or paced (MODEL-paced): one frame per generator call and
+# per NAPI poll (--rate EXACT_PACED_RATE, 1862 frames a second of guest
+# time, and --count EXACT_PACED_COUNT, 10000), where an injected cost is
+# additive (at full speed it is not: the batching into polls changes with
+# it).  The pace leaves the guest idle between frames (a paced igb frame's
+# work takes under 200 us of guest time, the period is 537 us) and is not a
 # divisor of the tick (4 ms at HZ=250: 7.448 frames a tick), so that the
 # tick lands at every phase of the frame's work in a run: at 2000 (8 frames
 # a tick) and 20000 (busier than the pace) runs stepped between levels.
 # EXACT_COUNT
 # (200000), EXACT_REPEAT (5), EXACT_ACTIONS (XDP_DROP,XDP_TX,XDP_PASS,
 # XDP_REDIRECT), EXACT_MODES (native) and EXACT_SIZES (64) the matrix.
-# AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with veth and igb-paced:
-# EXACT_RXDROP_VETH (copy) and EXACT_RXDROP_IGB (copy,zerocopy) are their
-# bind modes, EXACT_RXDROP=0 leaves them out; they are paced, one frame per
+# AF_XDP rxdrop rows (xdp_sweep --rxdrop) come with veth and the paced NIC
+# pairs: EXACT_RXDROP_VETH (copy) and EXACT_RXDROP_DEV are their bind modes
+# (EXACT_RXDROP_DEV's default: copy, and zerocopy where the dut's driver
+# has xsk-zerocopy in its xdp_features, xdp_rxq_info --features),
+# EXACT_RXDROP=0 leaves them out; they are paced, one frame per
 # generator call at EXACT_RXDROP_RATE (1862, as above) frames a second of
 # guest time, EXACT_PACED_COUNT frames a run: at full speed the generator
 # fills the socket's ring before the application, on the same single CPU,
@@ -56,8 +63,21 @@ opts=(--icount --count "${EXACT_COUNT:-200000}" --repeat "${EXACT_REPEAT:-5}"
       --no-plot --out "$out/sweeps")
 mkdir -p "$out/sweeps" || die "cannot make $out/sweeps"
 
+# Interrupt throttling off on a NIC whose driver has it (rx-usecs 0);
+# true when it is off or the driver has no coalescing settings
+no_coalescing() {
+	local usecs
+
+	usecs=$(ethtool -c "$1" 2>/dev/null | awk '$1 == "rx-usecs:" { print $2 }') || true
+	if [ -z "$usecs" ] || [ "$usecs" = n/a ]; then
+		say "$1: its driver has no interrupt coalescing settings (ethtool -c): left as it is"
+		return 0
+	fi
+	[ "$usecs" = 0 ] || ethtool -C "$1" rx-usecs 0
+}
+
 rc=0
-for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
+for pair in $(echo "${EXACT_PAIRS:-veth igb igb-paced}" | tr , ' '); do
 	devs=()
 	rxdrop=()
 	paced=()
@@ -67,24 +87,37 @@ for pair in ${EXACT_PAIRS:-veth igb igb-paced}; do
 			rxdrop=(--rxdrop "${EXACT_RXDROP_VETH:-copy}"
 				--rxdrop-rate "${EXACT_RXDROP_RATE:-1862}"
 				--rxdrop-count "${EXACT_PACED_COUNT:-10000}") ;;
-	igb|igb-paced)
-		read -r -a nics <<< "${VM_IGB:-}"
+	*)
+		model=${pair%-paced}
+		nics=()
+		for p in ${VM_NICS:-}; do
+			[ "${p%%:*}" = "$model" ] && IFS=, read -r -a nics <<< "${p#*:}"
+		done
 		[ ${#nics[@]} -eq 2 ] ||
-			die "want two igb NICs, found: ${VM_IGB:-none}"
+			die "EXACT_PAIRS: '$pair': this guest has no pair of $model NICs (it has: ${VM_NICS:-none}; a pair is veth, MODEL or MODEL-paced)"
 		for d in "${nics[@]}"; do
-			ethtool -C "$d" rx-usecs 0 ||
-				die "$d: cannot turn interrupt throttling off"
+			no_coalescing "$d" || die "$d: cannot turn interrupt throttling off"
 		done
 		devs=(--devs "${nics[0]},${nics[1]}")
-		if [ "$pair" = igb-paced ]; then
+		if [ "$pair" != "$model" ]; then
+			[ "$pair" = "$model-paced" ] ||
+				die "EXACT_PAIRS: '$pair' is not veth, MODEL or MODEL-paced"
 			paced=(--rate "${EXACT_PACED_RATE:-1862}"
 			       --count "${EXACT_PACED_COUNT:-10000}")
+			modes=${EXACT_RXDROP_DEV:-copy}
+			if [ -z "${EXACT_RXDROP_DEV:-}" ]; then
+				feats=$("$top/build/bin/xdp_rxq_info" --features -i "${nics[0]}") ||
+					die "${nics[0]}: cannot ask its driver's xdp_features"
+				case " ${feats%%;*} " in
+				*" xsk-zerocopy "*) modes+=,zerocopy ;;
+				*) say "${nics[0]}: no xsk-zerocopy in its driver's xdp_features: AF_XDP rxdrop in copy mode only" ;;
+				esac
+			fi
 			[ "${EXACT_RXDROP:-1}" = 0 ] ||
-				rxdrop=(--rxdrop "${EXACT_RXDROP_IGB:-copy,zerocopy}"
+				rxdrop=(--rxdrop "$modes"
 					--rxdrop-rate "${EXACT_RXDROP_RATE:-1862}"
 					--rxdrop-count "${EXACT_PACED_COUNT:-10000}")
 		fi ;;
-	*) die "EXACT_PAIRS: '$pair' is not veth, igb or igb-paced" ;;
 	esac
 	echo "vm-exact: $name on $pair: xdp_sweep ${opts[*]} ${devs[*]} ${paced[*]} ${rxdrop[*]} $*"
 	"$sweep" "${opts[@]}" "${devs[@]}" "${paced[@]}" "${rxdrop[@]}" "$@" \

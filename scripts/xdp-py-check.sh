@@ -36,6 +36,9 @@ esac
 [ $# -eq 0 ] || die "unknown argument '$1' (see --help)"
 git -C "$kernel" rev-parse -q --verify baseline >/dev/null ||
 	die "kernel/ has no tag baseline (make kernel-tree)"
+# the selftests build: rsync (headers_install), clang and llvm (the BPF
+# objects of net/lib), libelf and zlib (bpftool's bootstrap there)
+apt_install_missing rsync clang llvm libelf-dev zlib1g-dev
 
 if [ -n "$save" ]; then
 	git -C "$save" rev-parse -q --verify baseline >/dev/null ||

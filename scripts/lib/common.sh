@@ -18,6 +18,10 @@
 #                       its `set -...` line, without the "# "
 #   want_decimal VALUE MSG   die "MSG" unless VALUE is digits and dots
 #   want_whole VALUE MSG     die "MSG" unless VALUE is digits
+#   pkg_installed PKG        true when Debian package PKG is installed
+#   apt_install_missing PKG...  apt-get install those of PKG... not
+#                       installed (say which; die unless root); no apt call
+#                       at all when every one is there
 #
 # An option's loop stays in the script (a case per option, so --help and
 # the loop read side by side); "unknown argument" is said the same way by
@@ -32,3 +36,25 @@ usage() { sed -n '4,/^set -[eu]/{/^set -[eu]/d;s/^# \{0,1\}//p}' "$0"; }
 
 want_decimal() { case "$1" in ''|*[!0-9.]*) die "$2" ;; esac; }
 want_whole() { case "$1" in ''|*[!0-9]*) die "$2" ;; esac; }
+
+pkg_installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = \
+	  "install ok installed" ]
+}
+
+apt_install_missing() {
+	local p missing=()
+
+	for p in "$@"; do
+		pkg_installed "$p" || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	[ "$(id -u)" -eq 0 ] ||
+		die "missing packages: ${missing[*]}; run as root or install them"
+	say "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get -q update >&2 ||
+		die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
+		--no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install ${missing[*]} failed"
+}

@@ -1065,6 +1065,16 @@ out:
 	return n;
 }
 
+const char *xenv_xdp_feature_name(unsigned int bit)
+{
+	static const char *const names[] = {
+		"basic", "redirect", "ndo-xmit", "xsk-zerocopy", "hw-offload",
+		"rx-sg", "ndo-xmit-sg",
+	};
+
+	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
+}
+
 static int add_pair(struct xsk_env *env, int dut, int peer, char err[XSK_ERRLEN])
 {
 	char q[16];

@@ -118,6 +118,12 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
  */
 int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs);
 
+/*
+ * The name of the XDP feature of bit (NETDEV_XDP_ACT_*) as the netdev
+ * family's spec names it ("xsk-zerocopy"), or NULL past the known ones
+ */
+const char *xenv_xdp_feature_name(unsigned int bit);
+
 /* Send one frame out of the peer's veth towards the dut (AF_PACKET) */
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);
 

@@ -511,12 +511,6 @@ static int packet_socket(int ifindex)
  * the caller left in the dut's.  0, KSFT_SKIP when XSK_DEVS is unset, or
  * -errno with err
  */
-/* NETDEV_XDP_ACT_* by bit, named as the netdev family's spec names them */
-static const char *const xdp_feature_names[] = {
-	"basic", "redirect", "ndo-xmit", "xsk-zerocopy", "hw-offload",
-	"rx-sg", "ndo-xmit-sg",
-};
-
 /*
  * Whether the dut XSK_DEVS names lacks one of the XDP features want
  * (NETDEV_XDP_ACT_*, the driver's xdp_features): KSFT_SKIP, why naming
@@ -539,11 +533,11 @@ static int dev_lacks(__u64 want, char why[XSK_ERRLEN])
 	if (ret)
 		return xsk_errf(why, ret, "%s: the netdev family's dev-get",
 				o.dev[0]);
-	for (i = 0; i < ARRAY_SIZE(xdp_feature_names); i++)
+	for (i = 0; xenv_xdp_feature_name(i); i++)
 		if (want & ~have & 1ULL << i)
 			return xsk_errf(why, KSFT_SKIP,
 					"%s: no %s in the driver's xdp_features",
-					o.dev[0], xdp_feature_names[i]);
+					o.dev[0], xenv_xdp_feature_name(i));
 	return 0;
 }
 
