@@ -9,9 +9,11 @@
 #   Family: the bug family it mirrors
 #   Mirrors: the upstream fix it mirrors (commit, subject), or "none, family only"
 #   Veth: xsk_test filter arguments for the run on veth pairs, or -
-#   Igb: xsk_test filter arguments for the run on the igb pair, or -
+#   Dev: xsk_test filter arguments for the run on the NIC pair, or -
+#   Model: the NIC pair's model (scripts/lib/vm-nics.sh; igb when not
+#         given): the driver the mutant is in
 #   Cost: ab (a cost bug: the exact A/B against the unmutated kernel too)
-#   Qemu: not catchable: WHY (a bug no test can catch on QEMU's igb model:
+#   Qemu: not catchable: WHY (a bug no test can catch on QEMU's model:
 #         listed, not run unless --all; Documentation/mutation_check.rst)
 #   Kernel: debug: WHY (only a debug kernel's log can catch it, e.g. a
 #         sleeping allocation in NAPI that DEBUG_ATOMIC_SLEEP reports:
@@ -23,8 +25,8 @@
 #
 # For each mutant: git apply in kernel/, an incremental build (build/kbuild,
 # so that ccache hits), the tree restored at once, the image booted under
-# QEMU (-icount, two igb NICs, scripts/vm-mutant.sh) running the suite with
-# the mutant's filters; for "Cost: ab", scripts/kernel-ab.sh's comparison
+# QEMU (-icount, a pair of the mutant's NIC model, scripts/vm-mutant.sh)
+# running the suite with the mutant's filters; for "Cost: ab", scripts/kernel-ab.sh's comparison
 # of its image against the unmutated one.  One line per mutant:
 #
 #   tx-comp-overcount: caught by igb:nic.dev_zerocopy.completions_exact
@@ -54,6 +56,7 @@ kdir=$kernel_tree mdir="$top/tests/mutants" out=$(kernel_dir mutants)
 only="" ref=0 ab=1 timeout=900 all=0
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/vm-nics.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -91,11 +94,19 @@ fi
 field() {	# PATCH FIELD: the header field's value (before the diff)
 	sed -n "/^diff --git/q;s/^$2: *//p" "$1" | head -1
 }
+model_of() {	# PATCH: its Model:, igb when it has none
+	local m
+
+	m=$(field "$1" Model)
+	echo "${m:-igb}"
+}
 for n in "${names[@]}"; do
 	p="$mdir/$n.patch"
-	for f in Family Mirrors Veth Igb; do
+	for f in Family Mirrors Veth Dev; do
 		[ -n "$(field "$p" $f)" ] || die "$n: no '$f:' line in its header"
 	done
+	vm_nic_known "$(model_of "$p")" ||
+		die "$n: 'Model: $(model_of "$p")' is not a NIC model (one of: $(vm_nic_models))"
 	git -C "$kdir" apply --check "$p" 2>/dev/null ||
 		die "$n does not apply to kernel/ (git -C kernel apply --check $p)"
 done
@@ -131,11 +142,12 @@ start=$(date +%s)
 build "$out/build-ref.log" || die "building the unmutated kernel failed, see $out/build-ref.log"
 cp "$kernel_image" "$out/img-ref"
 
-boot() {	# IMAGE DIR VETH IGB: the suite in the guest, into DIR
+boot() {	# IMAGE DIR VETH DEV MODEL: the suite in the guest, into DIR
 	rm -rf "$2/vm"
 	"$top/scripts/vm-run.sh" --icount --timeout "$timeout" --kernel "$1" \
-		--log "$2/console.log" --out "$2/vm" -- \
-		scripts/vm-mutant.sh --suite "$out/xsk_test" "$3" "$4" >/dev/null 2>"$2/vm-run.err" || true
+		--nics "$5" --log "$2/console.log" --out "$2/vm" -- \
+		scripts/vm-mutant.sh --suite "$out/xsk_test" --model "$5" "$3" "$4" \
+		>/dev/null 2>"$2/vm-run.err" || true
 }
 
 # The tests a run caught the mutant with, one per line (RUN:TEST), and
@@ -175,19 +187,37 @@ died_how() {	# DIR: panic, timeout or stopped
 if [ $ref -eq 1 ]; then
 	rd="$out/ref"
 	mkdir -p "$rd"
-	veth_all="" igb_all=""
+	# one boot per model: the veth filters go with the first
+	models=()
 	for n in "${names[@]}"; do
-		v=$(field "$mdir/$n.patch" Veth) i=$(field "$mdir/$n.patch" Igb)
-		[ "$v" = - ] || veth_all+=" $v"
-		[ "$i" = - ] || igb_all+=" $i"
+		m=$(model_of "$mdir/$n.patch")
+		case " ${models[*]} " in *" $m "*) ;; *) models+=("$m") ;; esac
 	done
-	say "unmutated kernel, every mutant's tests"
-	boot "$out/img-ref" "$rd" "${veth_all:--}" "${igb_all:--}"
-	bad=$( { caught_in "$rd" veth; caught_in "$rd" igb; log_caught "$rd"; } | tr '\n' ' ')
-	[ -z "$bad" ] || die "the unmutated kernel fails: $bad(see $rd): fix that first"
+	veth_all=""
+	for n in "${names[@]}"; do
+		v=$(field "$mdir/$n.patch" Veth)
+		[ "$v" = - ] || veth_all+=" $v"
+	done
+	for m in "${models[@]}"; do
+		dev_all=""
+		for n in "${names[@]}"; do
+			[ "$(model_of "$mdir/$n.patch")" = "$m" ] || continue
+			i=$(field "$mdir/$n.patch" Dev)
+			[ "$i" = - ] || dev_all+=" $i"
+		done
+		say "unmutated kernel, every $m mutant's tests"
+		mkdir -p "$rd/$m"
+		boot "$out/img-ref" "$rd/$m" "${veth_all:--}" "${dev_all:--}" "$m"
+		veth_all=""
+		bad=$( { caught_in "$rd/$m" veth; caught_in "$rd/$m" "$m"; log_caught "$rd/$m"; } | tr '\n' ' ')
+		[ -z "$bad" ] || die "the unmutated kernel fails: $bad(see $rd/$m): fix that first"
+	done
 fi
 
-results=()	# NAME<TAB>caught|survived|uncatchable<TAB>by
+# NAME, caught|survived|uncatchable, by, seconds: joined by the unit
+# separator, which (unlike a tab) IFS does not merge when "by" is empty
+us=$'\x1f'
+results=()
 n_caught=0 n_survived=0 n_uncatchable=0
 for n in "${names[@]}"; do
 	p="$mdir/$n.patch" d="$out/$n"
@@ -198,7 +228,7 @@ for n in "${names[@]}"; do
 	esac
 	if [ -n "$why" ] && [ $all -eq 0 ]; then
 		echo "$n: not run: ${why#not catchable: } (--all runs it)"
-		results+=("$n	uncatchable	$why	0")
+		results+=("$n${us}uncatchable${us}$why${us}0")
 		n_uncatchable=$((n_uncatchable + 1))
 		continue
 	fi
@@ -213,9 +243,9 @@ for n in "${names[@]}"; do
 	fi
 	cp "$kernel_image" "$d/img"
 	restore
-	veth=$(field "$p" Veth) igb=$(field "$p" Igb)
-	boot "$d/img" "$d" "$veth" "$igb"
-	by=$( { caught_in "$d" veth; caught_in "$d" igb; log_caught "$d"; } |
+	veth=$(field "$p" Veth) dev=$(field "$p" Dev) model=$(model_of "$p")
+	boot "$d/img" "$d" "$veth" "$dev" "$model"
+	by=$( { caught_in "$d" veth; caught_in "$d" "$model"; log_caught "$d"; } |
 	     paste -sd, - | sed 's/,/, /g')
 	if [ "$(field "$p" Cost)" = ab ] && [ $ab -eq 1 ]; then
 		"$top/scripts/kernel-ab.sh" --base-image "$out/img-ref" \
@@ -236,11 +266,11 @@ for n in "${names[@]}"; do
 		sed 's/^# //' >"$d/why.txt" || true
 	if [ -n "$by" ]; then
 		echo "$n: caught by $by"
-		results+=("$n	caught	$by	$secs")
+		results+=("$n${us}caught${us}$by${us}$secs")
 		n_caught=$((n_caught + 1))
 	else
 		echo "$n: SURVIVED"
-		results+=("$n	survived		$secs")
+		results+=("$n${us}survived${us}${us}$secs")
 		n_survived=$((n_survived + 1))
 	fi
 done
@@ -254,7 +284,7 @@ total=$(( $(date +%s) - start ))
 	echo "1..${#results[@]}"
 	i=0
 	for r in "${results[@]}"; do
-		IFS=$'\t' read -r name verdict by secs <<<"$r"
+		IFS=$us read -r name verdict by secs <<<"$r"
 		i=$((i + 1))
 		if [ "$verdict" = caught ]; then
 			echo "ok $i $name # caught by $by"
@@ -266,7 +296,7 @@ total=$(( $(date +%s) - start ))
 	done
 } >"$out/results.tap"
 for r in "${results[@]}"; do
-	IFS=$'\t' read -r name verdict by secs <<<"$r"
+	IFS=$us read -r name verdict by secs <<<"$r"
 	p="$mdir/$name.patch"
 	jq -n --arg name "$name" --arg verdict "$verdict" --arg by "$by" \
 		--arg family "$(field "$p" Family)" --arg mirrors "$(field "$p" Mirrors)" \

@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-mutant.sh [--suite XSK_TEST] VETH_ARGS IGB_ARGS - run in the test guest by
-# scripts/mutation-check.sh: the xsk suite with the xsk_test filter
-# arguments VETH_ARGS on veth pairs, then with IGB_ARGS on the igb pair
-# (XSK_DEVS, zero-copy where a test asks for it); "-" leaves a run out.
-# TAP goes to the console and to $VM_OUT/veth.tap and $VM_OUT/igb.tap;
-# $VM_OUT/<run>.started is written before a run and $VM_OUT/<run>.done
-# after it, so that a guest that died in a run is told from one that
-# finished.  Exits 0 once both runs are done, whatever the tests said.
+# vm-mutant.sh [--suite XSK_TEST] [--model MODEL] VETH_ARGS DEV_ARGS - run
+# in the test guest by scripts/mutation-check.sh: the xsk suite with the
+# xsk_test filter arguments VETH_ARGS on veth pairs, then with DEV_ARGS on
+# the guest's pair of MODEL NICs (igb by default; $VM_NICS, XSK_DEVS and
+# the model's XSK_DEV_POLICY, zero-copy where a test asks for it); "-"
+# leaves a run out.  TAP goes to the console and to $VM_OUT/veth.tap and
+# $VM_OUT/MODEL.tap; $VM_OUT/<run>.started is written before a run and
+# $VM_OUT/<run>.done after it, so that a guest that died in a run is told
+# from one that finished.  Exits 0 once both runs are done, whatever the
+# tests said.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,11 +20,16 @@ out=${VM_OUT:-/tmp}
 . "$top/scripts/lib/common.sh"
 . "$top/scripts/lib/vm-nics.sh"
 
-if [ "${1:-}" = --suite ]; then
-	suite=${2:?--suite needs a file}
-	shift 2
-fi
-[ $# -eq 2 ] || { echo "usage: $0 VETH_ARGS IGB_ARGS" >&2; exit 2; }
+model=igb
+while [ $# -gt 2 ]; do
+	case "$1" in
+	--suite) suite=${2:?--suite needs a file}; shift 2 ;;
+	--model) model=${2:?--model needs a NIC model}; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || { echo "usage: $0 [--suite XSK_TEST] [--model MODEL] VETH_ARGS DEV_ARGS" >&2; exit 2; }
+vm_nic_known "$model" || die "--model '$model' is not a NIC model (one of: $(vm_nic_models))"
 [ -x "$suite" ] || die "$suite missing (make selftests)"
 echo "vm-mutant: kernel $(uname -r)"
 
@@ -37,7 +44,11 @@ run() {	# NAME ARGS (one string, split on blanks)
 }
 
 run veth "$1"
-set -- "$1" "$2" $VM_IGB
-[ $# -eq 4 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
-XSK_DEVS="$3 $4" XSK_DEV_POLICY=$(vm_nic_policy igb) run igb "$2"
+pair=""
+for p in ${VM_NICS:-}; do
+	[ "${p%%:*}" = "$model" ] && pair=${p#*:}
+done
+IFS=, read -r -a nics <<< "$pair"
+[ ${#nics[@]} -eq 2 ] || die "want two $model NICs, found: ${VM_NICS:-none}"
+XSK_DEVS="${nics[0]} ${nics[1]}" XSK_DEV_POLICY=$(vm_nic_policy "$model") run "$model" "$2"
 exit 0
