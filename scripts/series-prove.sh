@@ -103,7 +103,7 @@ run() {		# NAME INDEX MODEL TESTS...: TAP of the tests in kernel INDEX, in NAME.
 	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$out/img-$i" \
 		--nics "$model" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
 		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1; shift
-			set -- $(echo "$VM_NICS" | tr " " "\n" | sed -n "s/^$model://p" | tr , " ") "$@"
+			set -- $(vm_nic_pair $model) "$@"
 			XSK_DEVS="$1 $2" XSK_DEV_POLICY=$(vm_nic_policy $model); shift 2
 			export XSK_DEVS XSK_DEV_POLICY; exec $suite "$@"' \
 		"$suite" "$model" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true

@@ -48,6 +48,7 @@ sweep="$top/build/bin/xdp_sweep"
 out=${VM_OUT:-/tmp}
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/vm-nics.sh"
 
 [ "${1:-}" = -h ] || [ "${1:-}" = --help ] &&
 	{ usage; exit 0; }
@@ -89,10 +90,7 @@ for pair in $(echo "${EXACT_PAIRS:-veth igb igb-paced}" | tr , ' '); do
 				--rxdrop-count "${EXACT_PACED_COUNT:-10000}") ;;
 	*)
 		model=${pair%-paced}
-		nics=()
-		for p in ${VM_NICS:-}; do
-			[ "${p%%:*}" = "$model" ] && IFS=, read -r -a nics <<< "${p#*:}"
-		done
+		read -r -a nics <<< "$(vm_nic_pair "$model")"
 		[ ${#nics[@]} -eq 2 ] ||
 			die "EXACT_PAIRS: '$pair': this guest has no pair of $model NICs (it has: ${VM_NICS:-none}; a pair is veth, MODEL or MODEL-paced)"
 		for d in "${nics[@]}"; do
@@ -100,8 +98,6 @@ for pair in $(echo "${EXACT_PAIRS:-veth igb igb-paced}" | tr , ' '); do
 		done
 		devs=(--devs "${nics[0]},${nics[1]}")
 		if [ "$pair" != "$model" ]; then
-			[ "$pair" = "$model-paced" ] ||
-				die "EXACT_PAIRS: '$pair' is not veth, MODEL or MODEL-paced"
 			paced=(--rate "${EXACT_PACED_RATE:-1862}"
 			       --count "${EXACT_PACED_COUNT:-10000}")
 			modes=${EXACT_RXDROP_DEV:-copy}

@@ -44,11 +44,7 @@ run() {	# NAME ARGS (one string, split on blanks)
 }
 
 run veth "$1"
-pair=""
-for p in ${VM_NICS:-}; do
-	[ "${p%%:*}" = "$model" ] && pair=${p#*:}
-done
-IFS=, read -r -a nics <<< "$pair"
+read -r -a nics <<< "$(vm_nic_pair "$model")"
 [ ${#nics[@]} -eq 2 ] || die "want two $model NICs, found: ${VM_NICS:-none}"
 XSK_DEVS="${nics[0]} ${nics[1]}" XSK_DEV_POLICY=$(vm_nic_policy "$model") run "$model" "$2"
 exit 0

@@ -11,6 +11,9 @@
 #   vm_nic_driver MODEL     the guest driver's name (/sys/.../device/driver)
 #   vm_nic_device MODEL     QEMU's -device line, without bus, netdev and mac
 #   vm_nic_models           the models of the table, in its order
+#   vm_nic_pair MODEL       in the guest: "DUT PEER", the guest's pair of
+#                           MODEL from $VM_NICS (scripts/vm-init.sh);
+#                           false, printing nothing, when it has none
 #   vm_nic_policy MODEL     what its driver does where drivers may differ,
 #                           for the suite (XSK_DEV_POLICY, xsk_test.c's
 #                           struct dev_policy): a key not given is not
@@ -38,6 +41,13 @@
 vm_nic_models() { echo "igb virtio-net vmxnet3"; }
 
 vm_nic_known() { vm_nic_driver "$1" >/dev/null; }
+
+vm_nic_pair() {
+	for _p in ${VM_NICS:-}; do
+		case "$_p" in "$1":?*,?*) echo "${_p#*:}" | tr , ' '; return 0 ;; esac
+	done
+	return 1
+}
 
 vm_nic_driver() {
 	case "$1" in
