@@ -35,7 +35,7 @@
 #       test kernel (kernel/) has them after patches/ (kernel-tree.sh,
 #       kernel-patches.sh); scripts/driver-series-check.sh checks each.
 
-driver_series="vmxnet3"
+driver_series="vmxnet3 virtio-net"
 
 # shellcheck disable=SC2154  # prog and top: common.sh and the script
 series_am_alone() {
