@@ -84,9 +84,13 @@ TEST_F(action, drop)
 	EXPECT_EQ(0ULL, self->r.stack_ip_in);
 	/*
 	 * veth's NAPI counts every frame it takes from its ring, whether a
-	 * native program or (GRO on) the generic path then handles it
+	 * native program or (GRO on) the generic path then handles it.  On a
+	 * kernel that refuses live frames the generator sends by AF_XDP: its
+	 * skbs reach the ring only when veth_xmit() finds them eligible for
+	 * GRO, and a generic program sees them on the stack's path instead
 	 */
-	EXPECT_EQ(COUNT, self->r.ethtool_xdp_packets);
+	if (!variant->skb || !strcmp(self->r.gen_method, "live-frames"))
+		EXPECT_EQ(COUNT, self->r.ethtool_xdp_packets);
 	EXPECT_EQ(COUNT, self->r.netdev_rx_packets);
 }
 

@@ -534,12 +534,18 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN]
 
 	limit = live_probe(skel, bpf_program__fd(skel->progs.tgen_tx), &md,
 			   frame, size);
-	if (limit < 0) {
-		ret = err_set(err, limit, "tgen: BPF_PROG_RUN in live-frames mode refused a %u-byte frame on %s queue %u: a kernel before 5.18, or no such queue?",
-			       XSK_PKT_MIN_LEN, o->ifname, o->queue);
+	/*
+	 * EPERM: a kernel that refuses live-frames mode as such (some do,
+	 * whatever the caller's capabilities); every frame goes by AF_XDP
+	 */
+	if (limit < 0 && (limit != -EPERM || o->bare)) {
+		ret = err_set(err, limit, "tgen: BPF_PROG_RUN in live-frames mode refused a %u-byte frame on %s queue %u: %s",
+			       XSK_PKT_MIN_LEN, o->ifname, o->queue,
+			       limit == -EPERM ? "this kernel refuses live-frames mode, which bare needs" :
+						 "a kernel before 5.18, or no such queue?");
 		goto out;
 	}
-	r->live_max_len = limit;
+	r->live_max_len = limit < 0 ? 0 : limit;
 
 	thread_cpu_ns(tid, &cpu0);
 	if (o->bare && (__u32)limit < size) {
@@ -547,13 +553,15 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN]
 			       limit, size);
 		goto out;
 	}
-	if ((__u32)limit >= size) {
+	if (limit >= 0 && (__u32)limit >= size) {
 		r->method = "live-frames";
 		ret = run_live(o, skel, &md, frame, size, r, err);
 	} else {
 		r->method = "af_xdp-sg";
 		ret = run_af_xdp(o, frame, size, r, err);
-		if (!ret)
+		if (!ret && limit < 0)
+			err_set(err, 0, "tgen: this kernel refuses BPF_PROG_RUN in live-frames mode (EPERM), so the frames went by AF_XDP");
+		else if (!ret)
 			err_set(err, 0, "tgen: live-frames mode takes at most %d-byte frames here (one page less the kernel's headroom and tailroom), so %u-byte frames went by AF_XDP multi-buffer",
 				 limit, size);
 	}
@@ -565,6 +573,29 @@ out:
 	trafficgen_bpf__destroy(skel);
 	free(frame);
 	return ret;
+}
+
+int tgen_live_check(void)
+{
+	struct xdp_md md = { .ingress_ifindex = if_nametoindex("lo") };
+	unsigned char frame[XSK_PKT_MIN_LEN] = {};
+	struct trafficgen_bpf *skel;
+	int ret;
+
+	if (!md.ingress_ifindex)
+		return -ENODEV;
+	skel = trafficgen_bpf__open();
+	if (!skel)
+		return -errno ?: -EINVAL;
+	skel->rodata->flows = 1;
+	ret = trafficgen_bpf__load(skel);
+	if (!ret) {
+		skel->bss->probe = 1;
+		ret = prog_run(bpf_program__fd(skel->progs.tgen_tx), frame,
+			       sizeof(frame), &md, 1);
+	}
+	trafficgen_bpf__destroy(skel);
+	return ret < 0 ? ret : ret ? -EINVAL : 0;
 }
 
 /* ---- in a thread, on the project's veth pair ---------------------------- */

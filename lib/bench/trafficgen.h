@@ -10,7 +10,9 @@
  *
  * Live-frames mode takes only frames that fit in one page with the kernel's
  * headroom and tailroom (about 3.4 KB with 4 KiB pages).  Larger frames go
- * by an AF_XDP socket with multi-buffer (XDP_USE_SG) in copy mode instead;
+ * by an AF_XDP socket with multi-buffer (XDP_USE_SG) in copy mode instead,
+ * and so does every frame on a kernel that refuses live-frames mode
+ * (EPERM: seen on a host kernel 6.18.44 that runs BPF_PROG_RUN otherwise);
  * the result says which method ran and err says why.
  *
  * At full speed a run is one BPF_PROG_RUN call with a large repeat, cut
@@ -88,7 +90,7 @@ struct tgen_result {
 	__u64 cpu_ns;		/* the calling thread's CPU time (schedstat) */
 	const char *method;	/* "live-frames" or "af_xdp-sg" */
 	__u32 live_max_len;	/* largest frame live-frames mode took, found
-				 * by trying; 0 if not probed */
+				 * by trying; 0 if not probed or refused */
 };
 
 /*
@@ -97,6 +99,14 @@ struct tgen_result {
  * note (why the fallback ran); it is "" otherwise.
  */
 int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN]);
+
+/*
+ * Whether this kernel runs BPF_PROG_RUN in live-frames mode (tgen_tx on a
+ * minimal frame of the loopback device, dropped): 0, or -errno; -EPERM is
+ * a kernel that refuses the mode as such, where tgen_run() sends every
+ * frame by AF_XDP ("af_xdp-sg") and bare is refused
+ */
+int tgen_live_check(void);
 
 /*
  * The generator in a thread of its own, in the peer namespace of the

@@ -75,8 +75,8 @@ static void print_stack(const struct sweep_point *p,
 static void print_notes(unsigned int nxdp, unsigned int nstk, double ghz)
 {
 	if (nstk)
-		printf("\nreceive stacks: rxdrop on the same veth traffic (live-frames generator on\n"
-		       "CPU 0, receiver on the other CPU; xdpsock's loops, lib/bench/xsk_bench); Mpps\n"
+		printf("\nreceive stacks: rxdrop on the same veth traffic (the generator on CPU 0,\n"
+		       "receiver on the other CPU; xdpsock's loops, lib/bench/xsk_bench); Mpps\n"
 		       "counted by the receiving application, ns/pkt its NET_RX softirq time per\n"
 		       "frame (all CPUs), app the receiving thread's time (it busy-polls); lost\n"
 		       "is what the socket dropped (XDP_STATISTICS rx_dropped, PACKET_STATISTICS\n"
@@ -157,6 +157,34 @@ static void print_table_icount(const struct sweep_cfg *c,
 	       pts[nxdp].be->count(c) ? ", which waits in poll()" : "");
 }
 
+/*
+ * Which generator made the rows' frames: live frames are XDP frames handed
+ * to the dut's ring; AF_XDP's are skbs sent by veth_xmit(), another path,
+ * so rows of the two do not compare
+ */
+static void print_generators(const struct sweep_cfg *c,
+			     const struct sweep_point *pts, unsigned int n)
+{
+	unsigned int i, live = 0, other = 0;
+	struct sweep_summary s;
+
+	for (i = 0; i < n; i++) {
+		sweep_summarize(c, &pts[i], &s);
+		if (!s.ok || !s.gen_method)
+			continue;
+		if (!strcmp(s.gen_method, "live-frames"))
+			live++;
+		else
+			other++;
+	}
+	if (other)
+		printf("generator: live frames for %u rows, AF_XDP (af_xdp-sg) for %u: frames past\n"
+		       "the live-frames limit, or a kernel that refuses live frames (EPERM); the\n"
+		       "dut gets AF_XDP's frames as skbs from veth_xmit(), not as XDP frames: rows\n"
+		       "of the two generators do not compare (JSON: each point's gen_method)\n",
+		       live, other);
+}
+
 static void sweep_print_table(const struct sweep_cfg *c, const struct sweep_point *pts,
 		       unsigned int n, double ghz)
 {
@@ -165,6 +193,7 @@ static void sweep_print_table(const struct sweep_cfg *c, const struct sweep_poin
 
 	if (c->icount) {
 		print_table_icount(c, pts, n);
+		print_generators(c, pts, n);
 		return;
 	}
 	printf("\n%-12s %-7s %5s %5s %8s %8s %19s %8s %9s\n", "path", "mode",
@@ -179,6 +208,7 @@ static void sweep_print_table(const struct sweep_cfg *c, const struct sweep_poin
 			print_point(&pts[i], &s, ghz);
 	}
 	print_notes(nxdp, n - nxdp, ghz);
+	print_generators(c, pts, n);
 }
 
 /* One block per size, a row per action: median, CI low, high per mode */

@@ -111,7 +111,7 @@ static void options_json(struct json *j, const struct sweep_cfg *cfg,
 	json_kv_double(j, "warmup_s", cfg->warmup);
 	json_kv_u64(j, "loop_k", cfg->loop_k);
 	json_kv_u64(j, "spin_n", cfg->spin_n);
-	json_kv_string(j, "generator", "live-frames (af_xdp-sg above the live-frames limit)");
+	json_kv_string(j, "generator", "live-frames (af_xdp-sg above the live-frames limit, and for every frame where the kernel refuses live frames: each point's gen_method)");
 	json_kv_string(j, "cost", cfg->icount ?
 		       "NET_RX softirq guest instructions (icount clock, tracepoints) / frames counted by the program" :
 		       "NET_RX softirq ns (tracepoints) / frames counted by the program");
