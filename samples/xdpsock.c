@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "ethtool_stats.h"
 #include "afpacket.h"
 #include "cli.h"
 #include "opts.h"
@@ -712,6 +713,13 @@ static void report_text(const struct xsk_bench *b, const struct xskb_result *r,
 		       (unsigned long long)r->d.rx_packets,
 		       (unsigned long long)r->drops);
 	text_rx_accounting(b, r);
+	if (r->drv_xdp_naming >= 0)
+		printf("  driver XDP      %llu frames in %s's ethtool %s\n",
+		       (unsigned long long)r->drv_xdp_packets, xskb_ifname(b),
+		       ethtool_xdp_packets_namings[r->drv_xdp_naming]);
+	else
+		printf("  driver XDP      %s's driver counts no XDP frames (ethtool -S)\n",
+		       xskb_ifname(b));
 	if (o->kind != XSKB_RXDROP)
 		printf("  sent            %llu packets queued to the TX ring, %llu descriptors completed\n",
 		       (unsigned long long)r->d.tx_packets,

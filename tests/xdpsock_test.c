@@ -250,6 +250,9 @@ TEST_F(xdpsock, rxdrop_exact)
 	EXPECT_EQ(N * 64, num(self, "rx_bytes"));
 	EXPECT_EQ(0, num(self, "rx_bad"));
 	EXPECT_EQ(0, num(self, "xdp_statistics.rx_dropped"));
+	/* veth's own count: every frame its NAPI ran the program on */
+	EXPECT_STREQ("rx_queue_*_xdp_packets", str(self, "driver_xdp_counter"));
+	EXPECT_EQ(N, num(self, "driver_xdp_packets"));
 	expect_balanced(_metadata, self, N);
 	expect_loop(_metadata, self);
 	EXPECT_TRUE(no_netns_left(self));
@@ -855,6 +858,9 @@ TEST_F(xdpsock, acct_text_balanced)
 	EXPECT_NE(NULL, strstr(self->out, "balanced: every frame counted once"))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(NULL, strstr(self->out, "NOT balanced"));
+	/* the program ran on every frame, the socket's drops too */
+	EXPECT_TRUE(has_words(self->out, "driver XDP 4000 frames in"))
+		TH_LOG("%s", self->out);
 }
 
 /*

@@ -1179,6 +1179,8 @@ struct window {
 	struct xskb_snap s;
 	struct xskb_peer_counters p;
 	struct veth_counts v;
+	uint64_t drv_xdp;	/* xskb_result's drv_xdp_packets, cumulative */
+	int drv_xdp_naming;
 	__u64 net_rx;		/* net_rx() */
 	uint64_t cpu;		/* the app thread's */
 	__u64 cpu_clock;	/* CLOCK_THREAD_CPUTIME_ID (counted runs) */
@@ -1236,6 +1238,9 @@ static void window_open(struct xsk_bench *b, const struct counters *c,
 	b->afp_drops = 0;
 	b->afp_left = 0;
 	veth_read(b, &w->v);
+	w->drv_xdp_naming = ethtool_stats_sum_named_of(b->ifname,
+						       ethtool_xdp_packets_namings,
+						       &w->drv_xdp);
 	w->net_rx = net_rx(b, sc);
 	own_cpu_ns(tid, &w->cpu);
 	w->cpu_clock = thread_clock_ns();
@@ -1706,6 +1711,7 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 {
 	struct run_state s = { .g.done = 1 };
 	struct xskb_peer_counters p1;
+	uint64_t x;
 	struct fin f;
 	__u64 loop_drops;
 	bool rx_known;
@@ -1736,6 +1742,12 @@ static int run(struct xsk_bench *b, __u64 warmup_ns, __u64 duration_ns,
 
 	run_drain(b, &s);
 	r->peer_known = !peer_read(b, &p1);
+	r->drv_xdp_naming = ethtool_stats_sum_named_of(b->ifname,
+						       ethtool_xdp_packets_namings,
+						       &x);
+	if (r->drv_xdp_naming != s.w.drv_xdp_naming)
+		r->drv_xdp_naming = -1;
+	r->drv_xdp_packets = r->drv_xdp_naming < 0 ? 0 : x - s.w.drv_xdp;
 	if (s.gen && s.g.ret) {
 		free(s.sc0);
 		return err_wrap(err, s.g.ret, "generator: %s", s.g.err);

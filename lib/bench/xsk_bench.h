@@ -300,6 +300,14 @@ struct xskb_result {
 	__u64 net_rx_softirqs;	/* NET_RX softirqs run, foreign included */
 	int net_rx_cpu;		/* the CPU with most of it */
 	double net_rx_ns_per_pkt;
+	/*
+	 * the dut driver's own count of the frames its XDP program ran on
+	 * (ethtool -S), from the window's start to the drain's end: the index
+	 * of its name in ethtool_xdp_packets_namings, or -1: the driver keeps
+	 * none
+	 */
+	int drv_xdp_naming;
+	__u64 drv_xdp_packets;
 	/* the peer (own pair) */
 	bool peer_known;
 	struct xskb_peer_counters peer;

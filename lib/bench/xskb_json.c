@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "xskb_json.h"
+#include "ethtool_stats.h"
 
 /* loop: the app loop's busy/idle split (xsk_bench.h, struct xskb_loop) */
 static void loop_json(struct json *j, const struct xskb_result *r, double ghz)
@@ -198,6 +199,10 @@ void xskb_result_json(struct json *j, const struct xskb_result *r,
 	json_kv_u64(j, "socket_drops", r->drops);
 	json_kv_u64(j, "lost_peer_xmit_errors", r->acct.lost_peer_xmit_errors);
 	json_kv_u64(j, "lost_dut_veth_drops", r->acct.lost_dut_veth_drops);
+	json_kv_u64_if(j, "driver_xdp_packets", r->drv_xdp_naming >= 0,
+		       r->drv_xdp_packets);
+	json_kv_string(j, "driver_xdp_counter", r->drv_xdp_naming < 0 ? "none" :
+		       ethtool_xdp_packets_namings[r->drv_xdp_naming]);
 	accounting_json(j, r);
 	peer_json(j, o, r);
 	json_kv_u64(j, "rx_bytes", r->rx_bytes);

@@ -191,3 +191,17 @@ uint64_t ethtool_stats_sum_of(const char *ifname, const char *pattern)
 	ethtool_stats_free(&set);
 	return sum;
 }
+
+int ethtool_stats_sum_named_of(const char *ifname,
+			       const char *const *namings, uint64_t *sum)
+{
+	struct ethtool_stats_set set;
+	int i;
+
+	*sum = 0;
+	if (ethtool_stats_read(ifname, &set))
+		return -1;
+	i = ethtool_stats_sum_named(&set, namings, sum);
+	ethtool_stats_free(&set);
+	return i;
+}

@@ -51,6 +51,14 @@ unsigned int ethtool_stats_count(const struct ethtool_stats_set *set,
 /* Read ifname's statistics and sum those matching pattern; 0 on error */
 uint64_t ethtool_stats_sum_of(const char *ifname, const char *pattern);
 
+/*
+ * Read ifname's statistics and sum the first of namings the driver has
+ * (ethtool_stats_sum_named()): that naming's index, or -1 (and *sum 0)
+ * when it has none or they cannot be read
+ */
+int ethtool_stats_sum_named_of(const char *ifname,
+			       const char *const *namings, uint64_t *sum);
+
 struct netdev_counters {
 	uint64_t rx_packets, rx_bytes, rx_dropped;
 	uint64_t tx_packets, tx_bytes, tx_dropped;
