@@ -73,8 +73,9 @@ vm_nic_device() {
 # socket's buffer.  virtio-net (7.2.13): no fragment size to grow into; a
 # program without frags support is refused above about 3506 bytes of MTU,
 # but once attached it holds no MTU down (what no longer fits is dropped
-# or linearized).  vmxnet3: no multi-buffer or zero-copy, so none of
-# these tests runs on it.
+# or linearized).  vmxnet3: no multi-buffer or zero-copy; an attached
+# program holds the MTU down to what one Rx buffer takes, as the attach
+# refuses a larger one (patches/vmxnet3/0002; nic.dev_copy.mtu_past_one_buffer).
 vm_nic_policy() {
 	case "$1" in
 	igb)
@@ -83,7 +84,7 @@ vm_nic_policy() {
 	virtio-net)
 		echo "frag_grow=no,linear_errno=EINVAL,linear_msg=MTU too large to enable XDP without frags,linear_held=none"
 		;;
-	vmxnet3) echo "" ;;
+	vmxnet3) echo "linear_held=dut" ;;
 	*) return 1 ;;
 	esac
 }

@@ -2025,6 +2025,49 @@ TEST_F(nic, mtu_lowered_under_zerocopy)
 }
 
 /*
+ * MTU 9000 under the port's program in copy mode, on a driver without
+ * multi-buffer (no rx-sg in its xdp_features), which can give a program
+ * no frame longer than one Rx buffer.  The driver takes the MTU (and
+ * drops what no longer fits) or refuses it; where XSK_DEV_POLICY says
+ * linear_held=dut, it refuses it, as it refuses to attach a program at
+ * that MTU.  Either way the old MTU stays and its frames flow on, exactly.
+ * vmxnet3 took it, so a frame could span Rx buffers into a path that takes
+ * the program's page for an skb (Documentation/vm_nics.rst).
+ */
+TEST_F(nic, mtu_past_one_buffer)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	__u32 packets, bad, segs;
+	__u64 have;
+	int was, ret;
+
+	if (!variant->devs || variant->mode == XSK_MODE_NATIVE_ZC)
+		SKIP(return, "a NIC's driver in copy mode (dev_copy)");
+	ASSERT_EQ(0, xenv_xdp_features(self->env->ifindex[XENV_DUT], &have,
+				       &segs));
+	if (have & NETDEV_XDP_ACT_RX_SG)
+		SKIP(return, "%s has rx-sg: mb.dev.linear_prog_refused tests it",
+		     dut);
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	was = get_mtu(dut);
+	ret = set_mtu(dut, JUMBO_MTU);
+	EXPECT_TRUE(!ret || ret == -EINVAL)
+		TH_LOG("MTU %d: %s", JUMBO_MTU, strerror(-ret));
+	if (self->pol.linear_held == XENV_DUT)
+		EXPECT_EQ(-EINVAL, ret)
+			TH_LOG("linear_held=dut, but MTU %d taken", JUMBO_MTU);
+	if (!ret)
+		ASSERT_EQ(0, set_mtu(dut, was));
+	EXPECT_EQ(was, get_mtu(dut));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	ASSERT_EQ(0, nic_rx_batches(self->env, self->port->socks[0], 2 * NIC_BATCH,
+				    &packets, &bad));
+	EXPECT_EQ(2 * NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+}
+
+/*
  * The application of app_killed_mid_run: its socket bound without a
  * program of its own and put in the test's XSKMAP, then receiving and
  * sending (flow 5000) until it is killed; a byte on ready once bound.
