@@ -24,9 +24,11 @@
 # make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
 #                    by the suite (MUTANTS=a,b: a subset; about an hour)
 # make upstream-check  upstream's own tests as the judge: drivers/net/xdp.py
-#                    (and the cases patches/xdp-py/ adds) on the igb pair and
-#                    test_progs -t xsk, baseline and series kernels
-# make driver-series-check  the driver fix series (patches/vmxnet3/): each
+#                    (and the cases patches/xdp-py/ adds) on the pair of each
+#                    model of NICS and test_progs -t xsk, baseline and series
+#                    kernels (UPSTREAM_CHECK_OPTS="--no-btf --no-suite")
+# make driver-series-check  the driver fix series (patches/vmxnet3/,
+#                    patches/virtio-net/): each
 #                    git am alone on the baseline, checkpatch --strict, Fixes:
 # make xdp-py-check  patches/xdp-py/ (the second series): git am alone,
 #                    checkpatch --strict, its selftests build
@@ -368,7 +370,7 @@ mutation-check: kernel-deps kernel-tree selftests all
 
 # Upstream's own tests (Documentation/kernel_pipeline.rst); not in .ci/run
 upstream-check: kernel-deps kernel-tree selftests
-	@scripts/upstream-check.sh $(UPSTREAM_CHECK_OPTS)
+	@scripts/upstream-check.sh --nics "$(NICS)" $(UPSTREAM_CHECK_OPTS)
 
 # The driver fix series (patches/DRIVER/): each alone on the baseline
 driver-series-check: kernel-deps kernel-tree

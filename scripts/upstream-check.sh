@@ -1,24 +1,31 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# upstream-check.sh [--no-build] [--no-btf] - upstream's own tests as the judge of the
+# upstream-check.sh [--no-build] [--no-btf] [--nics "MODEL..."] [--no-suite]
+# - upstream's own tests as the judge of the
 # series: the baseline kernel (kernel/ at its tag) and the series kernel
 # (kernel/ as it is), each built as the test kernel plus kernel BTF
-# (scripts/upstream.config), each booted under QEMU with the two igb NICs
+# (scripts/upstream.config), each booted under QEMU with the two NICs of
+# each model of --nics (default igb; scripts/lib/vm-nics.sh), one boot per
+# model and kernel
 # (--icount), running scripts/vm-upstream.sh:
 #   - tools/testing/selftests/drivers/net/xdp.py of the pinned tree,
-#     unchanged, on the igb pair (the peer in a network namespace);
+#     unchanged, on the model's pair (the peer in a network namespace);
 #   - the cases patches/xdp-py/ adds to it (scripts/xdp-py-check.sh makes
 #     that tree: git am on the baseline, checkpatch, build);
 #   - selftests/bpf's test_progs -t xsk (ns_xsk_skb, ns_xsk_drv on veth),
-#     built with its AF_XDP tests only (scripts/upstream-xsk-build.sh);
-# and, on the series kernel, the project's suite (scripts/vm-selftests.sh)
-# for the coverage table.  Prints one line per case and kernel, and writes
+#     built with its AF_XDP tests only (scripts/upstream-xsk-build.sh), in
+#     the first model's boots only (it runs on veth);
+# and, on the series kernel, the project's suite (scripts/vm-selftests.sh,
+# on every model of --nics) for the coverage table.  Prints one line per case and kernel, and writes
 # them to build/upstream/report.txt; the TAP of each part is under
 # build/upstream/vm-{base,series}/.  Exits non-zero if a part could not
 # run; the pass/fail of the cases is the report (the baseline is meant to
 # fail the multi-buffer cases).
 #
+# --nics "MODEL..."  the NIC models, each booted on its own (make
+#             upstream-check NICS=...); an unknown model is refused first
+# --no-suite  leave out the boot of the project's suite
 # --no-build  use the kernels and test builds there already
 # --no-btf    the test kernels as they are, without BTF (ccache makes them
 #             quick; the baseline is built in kernel/ at its tag, as
@@ -32,6 +39,8 @@ out=$(kernel_dir upstream)
 kernel=$kernel_tree
 build=1
 btf=1
+suite=1
+nics=igb
 
 . "$top/scripts/lib/common.sh"
 
@@ -39,9 +48,20 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0; shift ;;
 	--no-btf) btf=0; shift ;;
+	--no-suite) suite=0; shift ;;
+	--nics)
+		[ $# -ge 2 ] || die "--nics needs a list of NIC models"
+		nics=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
+done
+. "$top/scripts/lib/vm-nics.sh"
+read -r -a models <<< "$nics"
+[ ${#models[@]} -gt 0 ] || die "--nics: no NIC model given"
+for m in "${models[@]}"; do
+	vm_nic_driver "$m" >/dev/null ||
+		die "--nics: unknown NIC model '$m' (scripts/lib/vm-nics.sh has: $(vm_nic_models))"
 done
 git -C "$kernel" rev-parse -q --verify baseline >/dev/null ||
 	die "kernel/ has no tag baseline (make kernel-tree)"
@@ -123,24 +143,28 @@ for f in "$img_base" "$img_series" "$out/xsk/test_progs" \
 	[ -e "$f" ] || die "$f missing (run without --no-build)"
 done
 
-# Both boots at once (each guest has one vCPU)
-boot() {	# NAME IMAGE COMMAND
-	local name=$1 img=$2
-	shift 2
+# Per model, both kernels' boots at once (each guest has one vCPU)
+boot() {	# NAME IMAGE MODELS COMMAND
+	local name=$1 img=$2 nics=$3
+	shift 3
 	rm -rf "$out/vm-$name"
 	mkdir -p "$out/vm-$name"
 	"$top/scripts/vm-run.sh" --icount --timeout 3000 --kernel "$img" \
-		--out "$out/vm-$name" --log "$out/console-$name.log" \
+		--nics "$nics" --out "$out/vm-$name" --log "$out/console-$name.log" \
 		-- bash -c "$*" >/dev/null 2>&1
 	echo $? > "$out/vm-$name.rc"
 }
-up="scripts/vm-upstream.sh $t_up $t_new $out/xsk/test_progs"
-boot base "$img_base" "$up" &
-boot series "$img_series" "$up" &
-wait
+xsk=$out/xsk/test_progs
+for m in "${models[@]}"; do
+	up="scripts/vm-upstream.sh --model $m $t_up $t_new $xsk"
+	boot "$m-base" "$img_base" "$m" "$up" &
+	boot "$m-series" "$img_series" "$m" "$up" &
+	wait
+	xsk=-		# test_progs -t xsk runs on veth: once
+done
 # The project's suite in a boot of its own (after xdp.py's namespace games
 # and under load, in the same boot it lost its interfaces)
-boot suite "$img_series" scripts/vm-selftests.sh
+[ $suite -eq 0 ] || boot suite "$img_series" "$nics" scripts/vm-selftests.sh
 
 # The report: one line per case, both kernels
 report=$out/report.txt
@@ -152,27 +176,37 @@ report=$out/report.txt
 		echo "test kernels tinyconfig + xsk config + scripts/vm.config, no BTF: xdp_native.bpf.o"
 		echo "without its kfunc bpf_xdp_pull_data() (scripts/upstream-nobtf-tree.sh),"
 	fi
-	echo "QEMU TCG --icount, two igb (82576) on one hub"
-	for part in xdp xdp-new xsk; do
+	echo "QEMU TCG --icount, the two NICs of one model on one hub: ${models[*]}"
+	for m in "${models[@]}"; do
+		for part in xdp xdp-new xsk; do
+			[ -f "$out/vm-$m-base/$part.tap" ] ||
+				[ -f "$out/vm-$m-series/$part.tap" ] || continue
+			echo
+			echo "== $part, $m =="
+			python3 "$top/scripts/upstream-report.py" \
+				"$out/vm-$m-base/$part.tap" "$out/vm-$m-series/$part.tap"
+		done
+	done
+	if [ $suite -eq 1 ]; then
 		echo
-		echo "== $part =="
-		python3 "$top/scripts/upstream-report.py" \
-			"$out/vm-base/$part.tap" "$out/vm-series/$part.tap"
-	done
+		echo "== the project's suite on the series kernel (scripts/vm-selftests.sh) =="
+		for t in veth "${models[@]}"; do
+			f=$out/vm-suite/$t.tap
+			[ -f "$f" ] || { echo "  $t: not run"; continue; }
+			echo "  $t: $(grep -c '^ok' "$f") ok ($(grep -c '^ok .*# SKIP' "$f") of them skips), $(grep -c '^not ok' "$f") not ok"
+		done
+	fi
 	echo
-	echo "== the project's suite on the series kernel (scripts/vm-selftests.sh) =="
-	for t in veth igb; do
-		f=$out/vm-suite/$t.tap
-		[ -f "$f" ] || { echo "  $t: not run"; continue; }
-		echo "  $t: $(grep -c '^ok' "$f") ok ($(grep -c '^ok .*# SKIP' "$f") of them skips), $(grep -c '^not ok' "$f") not ok"
-	done
-	echo
-	echo "upstream-check: builds $((built - start)) s, boots $(( $(date +%s) - built )) s (baseline and series at once, then the suite)"
+	echo "upstream-check: builds $((built - start)) s, boots $(( $(date +%s) - built )) s (per model baseline and series at once)"
 } | tee "$report"
 
-for name in base series; do
-	for part in xdp xdp-new xsk; do
-		[ -f "$out/vm-$name/$part.tap" ] ||
-			die "$name: $part did not run (console in $out/console-$name.log)"
+xsk=1
+for m in "${models[@]}"; do
+	for name in "$m-base" "$m-series"; do
+		for part in xdp xdp-new $([ $xsk -eq 1 ] && echo xsk); do
+			[ -f "$out/vm-$name/$part.tap" ] ||
+				die "$name: $part did not run (console in $out/console-$name.log)"
+		done
 	done
+	xsk=0
 done

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-upstream.sh UP_TREE NEW_TREE TEST_PROGS - run in the test guest (by
-# scripts/upstream-check.sh): upstream's own tests, built on the host:
+# vm-upstream.sh [--model MODEL] UP_TREE NEW_TREE TEST_PROGS - run in the
+# test guest (by scripts/upstream-check.sh): upstream's own tests, built on
+# the host:
 #
 #   xdp      UP_TREE's tools/testing/selftests/drivers/net/xdp.py on the
-#            igb pair: the first igb of $VM_IGB is NETIF, the second is
+#            pair of NIC model MODEL (default igb; scripts/lib/vm-nics.sh,
+#            the guest's $VM_NICS): its first NIC is NETIF, the second is
 #            moved into the network namespace "upeer" and is the REMOTE
 #            (REMOTE_TYPE=netns), 192.0.2.1/24 and 192.0.2.2/24
 #   xdp-new  the same from NEW_TREE (the tree with patches/xdp-py/), the
@@ -15,16 +17,22 @@
 #
 # An argument "-" leaves that part out.  Each writes its output to the
 # console and to $VM_OUT/NAME.tap.  Exits non-zero when a test failed, or
-# when the igb pair is missing.
+# when the guest has no pair of MODEL.
 set -uo pipefail
 
-[ $# -eq 3 ] || { echo "usage: vm-upstream.sh UP_TREE NEW_TREE TEST_PROGS" >&2; exit 2; }
+model=igb
+if [ "${1:-}" = --model ]; then
+	model=${2:?--model needs a NIC model}
+	shift 2
+fi
+[ $# -eq 3 ] || { echo "usage: vm-upstream.sh [--model MODEL] UP_TREE NEW_TREE TEST_PROGS" >&2; exit 2; }
 up=$1 new=$2 test_progs=$3
 out=${VM_OUT:-/tmp}
 rc=0
 ns=upeer
 
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/vm-nics.sh"
 
 for t in "$up" "$new"; do
 	[ "$t" = - ] && continue
@@ -34,10 +42,10 @@ for t in "$up" "$new"; do
 		die "xdp_native.bpf.o not built in $t (scripts/upstream-check.sh builds it)"
 done
 [ "$test_progs" = - ] || [ -x "$test_progs" ] || die "no test_progs '$test_progs'"
-set -- $VM_IGB
-[ $# -eq 2 ] || die "want two igb NICs, found: ${VM_IGB:-none}"
-dut=$1 peer=$2
-echo "vm-upstream: kernel $(uname -r), NETIF=$dut, REMOTE $peer in netns $ns"
+pair=$(vm_nic_pair "$model") ||
+	die "no $model pair in this guest (VM_NICS: ${VM_NICS:-none})"
+read -r dut peer <<< "$pair"
+echo "vm-upstream: kernel $(uname -r), $model: NETIF=$dut, REMOTE $peer in netns $ns"
 
 ip netns add $ns || die "ip netns add $ns failed"
 trap 'ip netns del $ns 2>/dev/null' EXIT
@@ -47,7 +55,7 @@ ip link set "$dut" up
 ip -n $ns addr add 192.0.2.2/24 dev "$peer"
 ip -n $ns link set "$peer" up
 ip -n $ns link set lo up
-# igb's link comes up a few seconds after "up" under QEMU
+# A link comes up a few seconds after "up" under QEMU (igb's)
 up() { ip link show dev "$dut" | grep -q 'state UP' &&
 	ip -n $ns link show dev "$peer" | grep -q 'state UP'; }
 for _ in $(seq 150); do
