@@ -1362,6 +1362,24 @@ static __u32 first_difference(const unsigned char *a, const unsigned char *b,
 }
 
 /*
+ * The next frame that arrived on an AF_PACKET socket (frames that went out
+ * of it passed over), into buf: its length, or -1 when none is there now
+ */
+static ssize_t pkt_recv_in(int fd, void *buf, size_t size)
+{
+	struct sockaddr_ll from;
+	socklen_t fl;
+	ssize_t n;
+
+	do {
+		fl = sizeof(from);
+		n = recvfrom(fd, buf, size, MSG_DONTWAIT,
+			     (struct sockaddr *)&from, &fl);
+	} while (n >= 0 && from.sll_pkttype == PACKET_OUTGOING);
+	return n;
+}
+
+/*
  * Read what arrived on an AF_PACKET socket (not what went out of it) for
  * up to RX_WAIT_MS, then QUIET_MS more: want frames, sequence first, first
  * + 1, ...; each of len bytes with its payload intact (check_frame()), or
@@ -1376,15 +1394,9 @@ static void pkt_recv(int fd, __u32 want, __u32 len, __u32 first,
 
 	memset(r, 0, sizeof(*r));
 	for (;;) {
-		struct sockaddr_ll from;
-		socklen_t fl = sizeof(from);
-		ssize_t n;
+		ssize_t n = pkt_recv_in(fd, buf, sizeof(buf));
 
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, &fl);
 		if (n >= 0) {
-			if (from.sll_pkttype == PACKET_OUTGOING)
-				continue;
 			r->packets++;
 			if (!e) {
 				check_frame(r, buf, n, len, first);
@@ -1684,12 +1696,8 @@ static __u32 pkt_count_flows(int fd, __u32 want, struct flow_count *fc,
 		memset(fc[f].seen, 0, sizeof(fc[f].seen));
 	}
 	for (;;) {
-		struct sockaddr_ll from;
-		socklen_t fl = sizeof(from);
-		ssize_t n;
+		ssize_t n = pkt_recv_in(fd, buf, sizeof(buf));
 
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, &fl);
 		if (n < 0) {
 			if (!keep_waiting(&r, want, &deadline, &quiet))
 				break;
@@ -1697,8 +1705,6 @@ static __u32 pkt_count_flows(int fd, __u32 want, struct flow_count *fc,
 			     10);
 			continue;
 		}
-		if (from.sll_pkttype == PACKET_OUTGOING)
-			continue;
 		r.packets++;
 		for (f = 0; f < nr && !xsk_pkt_check(buf, n, &info); f++)
 			if (info.sport == fc[f].flow)
