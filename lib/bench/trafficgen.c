@@ -539,10 +539,12 @@ int tgen_run(const struct tgen_opts *o, struct tgen_result *r, char err[ERR_LEN]
 	 * whatever the caller's capabilities); every frame goes by AF_XDP
 	 */
 	if (limit < 0 && (limit != -EPERM || o->bare)) {
+		const char *why = limit == -EPERM ?
+			"this kernel refuses live-frames mode, which bare needs" :
+			"a kernel before 5.18, or no such queue?";
+
 		ret = err_set(err, limit, "tgen: BPF_PROG_RUN in live-frames mode refused a %u-byte frame on %s queue %u: %s",
-			       XSK_PKT_MIN_LEN, o->ifname, o->queue,
-			       limit == -EPERM ? "this kernel refuses live-frames mode, which bare needs" :
-						 "a kernel before 5.18, or no such queue?");
+			      XSK_PKT_MIN_LEN, o->ifname, o->queue, why);
 		goto out;
 	}
 	r->live_max_len = limit < 0 ? 0 : limit;
