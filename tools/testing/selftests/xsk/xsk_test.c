@@ -2031,6 +2031,30 @@ TEST_F(nic, mtu_lowered_under_zerocopy)
 }
 
 /*
+ * Why a test of a driver without multi-buffer (no rx-sg in its
+ * xdp_features), in copy mode, does not apply to this variant: the
+ * reason, or NULL when it applies; *err is the dev-get's -errno, or 0
+ */
+static const char *copy_without_sg(struct _test_data_nic *self,
+				   const struct _fixture_variant_nic *variant,
+				   int *err)
+{
+	static char why[64 + IF_NAMESIZE];
+	__u64 have = 0;
+	__u32 segs;
+
+	*err = 0;
+	if (!variant->devs || variant->mode == XSK_MODE_NATIVE_ZC)
+		return "a NIC's driver in copy mode (dev_copy)";
+	*err = xenv_xdp_features(self->env->ifindex[XENV_DUT], &have, &segs);
+	if (*err || !(have & NETDEV_XDP_ACT_RX_SG))
+		return NULL;
+	snprintf(why, sizeof(why), "%s has rx-sg: the mb.dev tests cover it",
+		 self->env->ifname[XENV_DUT]);
+	return why;
+}
+
+/*
  * An MTU at which a driver without multi-buffer takes the port's program:
  * it has said a frame of that MTU fits one Rx buffer, so every frame of
  * that MTU reaches the socket whole.  MTU 3400: more than a 3 KiB buffer
@@ -2044,17 +2068,15 @@ TEST_F(nic, mtu_attach_taken_frames_whole)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
 	const char *peer = self->env->ifname[XENV_PEER];
-	__u32 len = MTU_PAST_3K + 14, segs;
+	__u32 len = MTU_PAST_3K + 14;
 	struct rx_result r;
-	__u64 have;
+	const char *why;
 	int ret;
 
-	if (!variant->devs || variant->mode == XSK_MODE_NATIVE_ZC)
-		SKIP(return, "a NIC's driver in copy mode (dev_copy)");
-	ASSERT_EQ(0, xenv_xdp_features(self->env->ifindex[XENV_DUT], &have,
-				       &segs));
-	if (have & NETDEV_XDP_ACT_RX_SG)
-		SKIP(return, "%s has rx-sg: mb.dev tests its long frames", dut);
+	why = copy_without_sg(self, variant, &ret);
+	ASSERT_EQ(0, ret) TH_LOG("%s: the netdev family's dev-get", dut);
+	if (why)
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, set_mtu(dut, MTU_PAST_3K));
 	ret = nic_open(self->env, &self->port, variant->mode, NULL, self->err);
 	if (ret) {
@@ -2088,17 +2110,14 @@ TEST_F(nic, mtu_attach_taken_frames_whole)
 TEST_F(nic, mtu_past_one_buffer)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
-	__u32 packets, bad, segs;
-	__u64 have;
+	__u32 packets, bad;
+	const char *why;
 	int was, ret;
 
-	if (!variant->devs || variant->mode == XSK_MODE_NATIVE_ZC)
-		SKIP(return, "a NIC's driver in copy mode (dev_copy)");
-	ASSERT_EQ(0, xenv_xdp_features(self->env->ifindex[XENV_DUT], &have,
-				       &segs));
-	if (have & NETDEV_XDP_ACT_RX_SG)
-		SKIP(return, "%s has rx-sg: mb.dev.linear_prog_refused tests it",
-		     dut);
+	why = copy_without_sg(self, variant, &ret);
+	ASSERT_EQ(0, ret) TH_LOG("%s: the netdev family's dev-get", dut);
+	if (why)
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
 			      self->err)) TH_LOG("%s", self->err);
 	was = get_mtu(dut);
