@@ -38,6 +38,12 @@
 # (its own directory, paths relative to the project: incremental builds,
 # and builds in another clone of the project, are fast), and the build's
 # time stamp, user and host are fixed so that its hits survive.
+#
+# A config with CONFIG_MODULES=y (from a fragment: the tests' kernels have
+# no modules otherwise) also builds its modules and installs them in
+# OUT/modules; scripts/vm-run.sh has the guest load the NIC drivers from
+# there (scripts/vnet-module.config makes virtio-net a module, as
+# distributions build it).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -186,9 +192,18 @@ if ! cmp -s "$want.new" "$want" || [ ! -f "$out/.config" ] ||
 fi
 rm -f "$want.new"
 
+# A config with modules (a fragment asking for CONFIG_MODULES=y and a
+# driver =m) gets them built and installed under OUT/modules, where the
+# guest loads them from (scripts/vm-run.sh)
+targets=(bzImage)
+if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
+	command -v depmod >/dev/null || die "the config has modules: depmod missing (make kernel-deps)"
+	targets+=(modules)
+fi
+
 start=$(date +%s)
 say "building $(make -s -C "$tree" kernelversion) in ${out#$top/} (-j$jobs${CCACHE_DIR:+, ccache})"
-"${kmake[@]}" bzImage 2>"$out/build.log" || {
+"${kmake[@]}" "${targets[@]}" 2>"$out/build.log" || {
 	tail -30 "$out/build.log" >&2
 	die "build failed, see $out/build.log"
 }
@@ -211,7 +226,16 @@ if git -C "$tree" rev-parse -q --verify baseline >/dev/null 2>&1; then
 			die "W=1 warnings in the files the series touches"
 		fi
 		# back to the normal flags for the image
-		"${kmake[@]}" bzImage 2>>"$out/build.log"
+		"${kmake[@]}" "${targets[@]}" 2>>"$out/build.log"
 	fi
+fi
+if [ ${#targets[@]} -gt 1 ]; then
+	rm -rf "$out/modules"
+	"${kmake[@]}" INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 \
+		modules_install >>"$out/build.log" 2>&1 ||
+		die "modules_install failed, see $out/build.log"
+	say "modules: $(find "$out/modules" -name '*.ko*' | wc -l) in ${out#$top/}/modules"
+else
+	rm -rf "$out/modules"
 fi
 say "$out/arch/x86/boot/bzImage ($(( $(date +%s) - start )) s)"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel-deps.sh - install with apt what building and booting the test
-# kernel needs, when missing: the kernel's build tools, git, ccache, and
-# QEMU >= 8 (its igb model).  Debian 12 has QEMU 7.2, so qemu-system-x86
+# kernel needs, when missing: the kernel's build tools, git, ccache, kmod
+# (depmod and modprobe, for a test kernel with modules), and QEMU >= 8 (its
+# igb model).  Debian 12 has QEMU 7.2, so qemu-system-x86
 # comes from bookworm-backports, through a private source list made from
 # the mirror this machine's apt already uses; /etc/apt is left as it is.
 # Fast (no apt call at all) when everything is there.
@@ -15,7 +16,7 @@ qemu_min=8
 . "$top/scripts/lib/common.sh"
 
 pkgs=(git make gcc flex bison bc libssl-dev libelf-dev cpio ccache libglib2.0-dev
-      python3 python3-ply python3-git perl xz-utils jq)
+      python3 python3-ply python3-git perl xz-utils jq kmod)
 
 qemu_major() {
 	qemu-system-x86_64 --version 2>/dev/null |

@@ -8,10 +8,18 @@
 # of the NIC model the map names, igb by default: scripts/vm-run.sh
 # --icount --nics) and run the tests the patch names in
 # scripts/series-prove.map.  Each named test must fail before and pass
-# after (a skip is neither); the report has one line per patch:
+# after (a skip is neither; a test cut short by a kernel BUG, Oops or
+# panic in the guest's console fails, with the splat's first line); the
+# report has one line per patch:
 #
 #   1/4 igb: drop Rx frames ...: long_rx.dev.linear_prog_dropped fail
 #       before (xsk_test.c:1898: Expected ... (40)), pass after
+#
+# A map line's fourth field names a config fragment (KERNEL_CONFIG_EXTRA of
+# scripts/kernel-build.sh, relative to the project): the trees before and
+# after that patch are built with it too, in a build directory of their
+# own, and its tests run on those images (a bug that only a module shows:
+# scripts/vnet-module.config).
 #
 # A patch mapped to "no-change" changes no behaviour: its exact A/B
 # (scripts/kernel-ab.sh on the images before and after it) is printed
@@ -69,8 +77,14 @@ tests_of() {	# SUBJECT: the map's tests, or nothing
 model_of() {	# SUBJECT: the map's NIC model for its tests (default igb)
 	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print ($3 ? $3 : "igb"); exit }' "$map"
 }
+
+frag_of() {	# SUBJECT: the map's config fragment for its tests, or nothing
+	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print $4; exit }' "$map"
+}
 for c in "${commits[@]}"; do
 	[ -n "$(tests_of "${c#* }")" ] || die "no line in $map for '${c#* }'"
+	f=$(frag_of "${c#* }")
+	[ -z "$f" ] || [ -f "$top/$f" ] || die "$map: no config fragment $f (for '${c#* }')"
 done
 
 mkdir -p "$out"
@@ -84,23 +98,45 @@ cleanup
 git -C "$kdir" worktree add -q --detach "$wt" baseline
 
 # Images 0 (baseline) .. n, each built incrementally from the last
-build() {	# INDEX COMMIT
+build() {	# INDEX COMMIT [FRAGMENT]: img-INDEX, or img-INDEX-NAME with FRAGMENT
+	local kb=$out/kbuild img=$out/img-$1
 	git -C "$wt" checkout -q --detach "$2"
-	"$top/scripts/kernel-build.sh" "$wt" "$out/kbuild" >"$out/build-$1.log" 2>&1 ||
-		die "building tree $1 ($2) failed, see $out/build-$1.log"
-	cp "$out/kbuild/arch/x86/boot/bzImage" "$out/img-$1"
+	if [ -n "${3:-}" ]; then
+		kb=$out/kbuild-$(basename "$3" .config) img=$img-$(basename "$3" .config)
+	fi
+	KERNEL_CONFIG_EXTRA=${3:+$top/$3} "$top/scripts/kernel-build.sh" "$wt" "$kb" \
+		>"$out/build-${img##*/img-}.log" 2>&1 ||
+		die "building tree $1 ($2${3:+, $3}) failed, see $out/build-${img##*/img-}.log"
+	# the image in its build directory when it has modules (vm-run.sh
+	# loads them from there), else a copy
+	if [ -d "$kb/modules" ]; then
+		rm -rf "$img.d"
+		mkdir -p "$img.d/arch/x86/boot"
+		cp "$kb/arch/x86/boot/bzImage" "$img.d/arch/x86/boot/"
+		cp -a "$kb/modules" "$img.d/"
+		ln -sfn "$img.d/arch/x86/boot/bzImage" "$img"
+	else
+		cp "$kb/arch/x86/boot/bzImage" "$img"
+	fi
 }
 build 0 baseline
 for i in $(seq 1 "$n"); do
 	build "$i" "${commits[i-1]%% *}"
 done
+# the trees before and after each patch whose map line names a fragment
+for i in $(seq 1 "$n"); do
+	f=$(frag_of "${commits[i-1]#* }")
+	[ -n "$f" ] || continue
+	build $((i - 1)) "$([ "$i" -gt 1 ] && echo "${commits[i-2]%% *}" || echo baseline)" "$f"
+	build "$i" "${commits[i-1]%% *}" "$f"
+done
 
-run() {		# NAME INDEX MODEL TESTS...: TAP of the tests in kernel INDEX, in NAME.txt
-	local name=$1 i=$2 model=$3 rargs=() t
+run() {		# NAME IMAGE MODEL TESTS...: TAP of the tests in kernel IMAGE, in NAME.txt
+	local name=$1 img=$2 model=$3 rargs=() t
 	shift 3
 	for t in "$@"; do rargs+=(-r "$t"); done
 	rm -rf "$out/vm-$name"
-	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$out/img-$i" \
+	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$(readlink -f "$img")" \
 		--nics "$model" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
 		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1; shift
 			set -- $(vm_nic_pair $model) "$@"
@@ -113,7 +149,8 @@ verdict() {	# FILE TEST: ok, skip, fail or missing
 	local line
 	line=$(grep -E "^(ok|not ok) [0-9]+ $2( |$)" "$1" | head -1)
 	case "$line" in
-	"") echo missing ;;
+	"")	# cut short: by the kernel (a splat in the console) or else
+		if grep -qE "$splat" "$1"; then echo fail; else echo missing; fi ;;
 	"not ok"*) echo fail ;;
 	*"# SKIP"*) echo skip ;;
 	*) echo ok ;;
@@ -133,6 +170,9 @@ ab_summary() {	# REPORT
 	     }
 	     / points compared: / { print "    " $0 }' "$1"
 }
+
+# what cuts a guest's run short (the console, in the run's TAP file)
+splat='kernel BUG at|Oops:|Kernel panic|BUG: '
 
 bad=0
 report="$out/report.txt"
@@ -156,16 +196,19 @@ for i in $(seq 1 "$n"); do
 		continue
 	fi
 	model=$(model_of "$subj")
+	f=$(frag_of "$subj")
+	sfx=${f:+-$(basename "$f" .config)}
 	# shellcheck disable=SC2086
-	run "$i-before" $((i - 1)) "$model" $tests
+	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" $tests
 	# shellcheck disable=SC2086
-	run "$i-after" "$i" "$model" $tests
+	run "$i-after" "$out/img-$i$sfx" "$model" $tests
 	for t in $tests; do
 		before=$(verdict "$out/$i-before.txt" "$t")
 		after=$(verdict "$out/$i-after.txt" "$t")
 		# the first failed expectation, else the first message
 		how=$({ grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/$i-before.txt"
-			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/$i-before.txt"; } |
+			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/$i-before.txt"
+			grep -E "$splat" "$out/$i-before.txt"; } |
 		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
 		if [ "$before" = fail ] && [ "$after" = ok ]; then
 			echo "$i/$n $subj: $t fail before (${how:-no message}), pass after" | tee -a "$report"

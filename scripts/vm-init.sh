@@ -38,7 +38,18 @@ ip link set lo up
 . "$top/scripts/lib/vm-nics.sh"
 VM_NICS=""
 VM_IGB=""
-for m in $(sed -n 's/.*vm_nics=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do
+models=$(sed -n 's/.*vm_nics=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+# A kernel with modules: the NIC drivers from the modules its build
+# installed (vm_modules=DIR; a built-in driver is a no-op for modprobe)
+mods=$(sed -n 's/.*vm_modules=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$mods" ]; then
+	for m in $models; do
+		drv=$(vm_nic_driver "$m") || continue
+		modprobe -d "$mods" "$drv" ||
+			echo "vm-init: cannot load $drv from $mods" >&2
+	done
+fi
+for m in $models; do
 	drv=$(vm_nic_driver "$m") || continue
 	pair=$(for d in /sys/class/net/*; do
 		[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = "$drv" ] &&

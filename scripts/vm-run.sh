@@ -11,6 +11,8 @@
 # NIC model of --nics gets a pair: two NICs, each behind its own
 # pcie-root-port, on a QEMU hub of the pair's own, so what one sends the
 # other receives (the models and their QEMU options: scripts/lib/vm-nics.sh).
+# A kernel with modules gets its NIC drivers loaded from the modules its
+# build installed (OUT/modules, OUT being where its bzImage was built).
 # The guest finds each pair by its driver: $VM_NICS lists them,
 # "MODEL:DUT,PEER ..." in the order of --nics, and $VM_IGB is igb's
 # ("dut peer").  QEMU runs under TCG here (no KVM).  tinyconfig has no ACPI:
@@ -112,6 +114,11 @@ append="console=ttyS0 quiet panic=-1 oops=panic root=hostroot rootfstype=9p"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 append+=" init=$top/scripts/vm-init.sh vm_top=$top"
 append+=" vm_nics=$(IFS=,; echo "${models[*]}")"
+# A kernel built with modules (scripts/kernel-build.sh installs them next
+# to its image, in OUT/modules): the guest loads the NIC drivers from there
+kdir=$(cd "$(dirname "$kernel")" && pwd)
+kdir=${kdir%/arch/x86/boot}
+[ -d "$kdir/modules/lib/modules" ] && append+=" vm_modules=$kdir/modules"
 
 set +e
 timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
