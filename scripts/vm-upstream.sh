@@ -11,7 +11,8 @@
 #            moved into the network namespace "upeer" and is the REMOTE
 #            (REMOTE_TYPE=netns), 192.0.2.1/24 and 192.0.2.2/24
 #   xdp-new  the same from NEW_TREE (the tree with patches/xdp-py/), the
-#            cases that series adds only
+#            cases that series adds or changes only (its first patch
+#            makes the multi-buffer cases skip on a device without rx-sg)
 #   xsk      TEST_PROGS -t xsk (selftests/bpf's ns_xsk_skb, ns_xsk_drv,
 #            on veth)
 #
@@ -76,9 +77,11 @@ xdp_py() {	# NAME TREE ARGS...
 }
 
 [ "$up" = - ] || xdp_py xdp "$up"
-# The cases patches/xdp-py/ adds
+# The cases patches/xdp-py/ adds, and upstream's multi-buffer ones it
+# changes
 [ "$new" = - ] || xdp_py xdp-new "$new" -t '*pass_long*' \
-	-t '*mtu_change*' -t '*redirect_sb*' -t '*redirect_mb*'
+	-t '*mtu_change*' -t '*redirect_sb*' -t '*redirect_mb*' \
+	-t '*_mb' -t '*adjst*'
 
 ip netns del $ns
 trap - EXIT

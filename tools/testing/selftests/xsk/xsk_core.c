@@ -184,6 +184,10 @@ static int explain_bind(const struct xsk_socket *xs, enum xsk_mode mode,
 		return xsk_errf(err, ret,
 				"%s: bind queue %u with XDP_USE_SG refused: queue past the device's queues, or no multi-buffer support in this mode",
 				ifname, xs->queue_id);
+	if (ret == -EINVAL && mode == XSK_MODE_NATIVE_ZC)
+		return xsk_errf(err, ret,
+				"%s: zero-copy bind to queue %u refused: the device has fewer queues (see ethtool -l %s), or the %s driver cannot take this UMEM's chunks at the MTU (see the kernel log)",
+				ifname, xs->queue_id, ifname, drv);
 	if (ret == -EINVAL)
 		return xsk_errf(err, ret,
 				"%s: bind to queue %u refused: the device has fewer queues (see ethtool -l %s)",

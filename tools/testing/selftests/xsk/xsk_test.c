@@ -1530,6 +1530,95 @@ TEST_F(nic, rx_exact)
 	EXPECT_FALSE(xring_needs_wakeup(&self->port->socks[0]->fill));
 }
 
+/*
+ * ifname's rx_packets and tx_packets as the stack reports them
+ * (/proc/net/dev of the thread's network namespace): 0, or -errno
+ * (-ENOENT: no such interface there)
+ */
+static int netdev_packets(const char *ifname, __u64 *rx, __u64 *tx)
+{
+	FILE *f = fopen("/proc/thread-self/net/dev", "re");
+	unsigned long long r, t;
+	size_t n = strlen(ifname);
+	int ret = -ENOENT;
+	char line[512], *p;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, ifname, n) || p[n] != ':')
+			continue;
+		/* rx: bytes packets errs drop fifo frame compressed multicast */
+		if (sscanf(p + n + 1, "%*u %llu %*u %*u %*u %*u %*u %*u %*u %llu",
+			   &r, &t) == 2) {
+			*rx = r;
+			*tx = t;
+			ret = 0;
+		} else {
+			ret = -EPROTO;
+		}
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The interface's counters persist across an AF_XDP socket's bind and
+ * unbind, as Documentation/networking/statistics.rst asks of every
+ * routine operation: what the stack counted before the bind stays
+ * counted, and rx_packets and tx_packets never go back
+ */
+TEST_F(nic, stats_kept_across_bind)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	__u64 rx0, tx0, rx, tx, deadline;
+	__u32 packets, bad;
+
+	ASSERT_EQ(0, xenv_wait_links(self->env));
+	ASSERT_EQ(0, netdev_packets(dut, &rx0, &tx0));
+	/* NIC_BATCH frames to the stack first: no program, no socket */
+	ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, 0));
+	deadline = now_ms() + RX_WAIT_MS;
+	do {
+		ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
+	} while (rx < rx0 + NIC_BATCH && now_ms() < deadline && !usleep(10000));
+	ASSERT_LE(rx0 + NIC_BATCH, rx)
+		TH_LOG("%s counted %llu of the %u frames sent", dut,
+		       (unsigned long long)(rx - rx0), NIC_BATCH);
+
+	rx0 = rx;
+	tx0 = tx;
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
+	EXPECT_LE(rx0, rx) TH_LOG("rx_packets %llu before the bind, %llu after",
+				  (unsigned long long)rx0, (unsigned long long)rx);
+	EXPECT_LE(tx0, tx) TH_LOG("tx_packets %llu before the bind, %llu after",
+				  (unsigned long long)tx0, (unsigned long long)tx);
+
+	ASSERT_EQ(0, nic_rx_batches(self->env, self->port->socks[0], NIC_BATCH,
+				    &packets, &bad));
+	EXPECT_EQ(NIC_BATCH, packets);
+	EXPECT_EQ(0U, bad);
+	rx0 = rx;
+	tx0 = tx;
+	ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
+	EXPECT_LE(rx0, rx);
+	EXPECT_LE(tx0, tx);
+
+	rx0 = rx;
+	tx0 = tx;
+	xsk_port_close(self->port);
+	self->port = NULL;
+	ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
+	EXPECT_LE(rx0, rx) TH_LOG("rx_packets %llu before the unbind, %llu after",
+				  (unsigned long long)rx0, (unsigned long long)rx);
+	EXPECT_LE(tx0, tx) TH_LOG("tx_packets %llu before the unbind, %llu after",
+				  (unsigned long long)tx0, (unsigned long long)tx);
+}
+
 TEST_F(nic, tx_exact)
 {
 	__u32 i, packets = 0, bad = 0;
@@ -2000,13 +2089,14 @@ TEST_F(nic, mtu_change_under_zerocopy)
 }
 
 /*
- * An MTU past the driver's zero-copy Rx buffer that the socket was bound
- * under: the bind checks the MTU against the UMEM frame less headroom (a
- * 4 KiB frame takes an MTU up to 3814), igb's buffer is that in 1 KiB
- * units (3 KiB).  Lowering the MTU is taken; growing it again past the
- * buffer is refused, or taken without a frame in parts (zc_mtu_grown());
- * the socket keeps receiving frames of one buffer
+ * An MTU lowered under a bound zero-copy socket, then raised again: back
+ * to the MTU it was bound at, taken (a frame of it fits the socket's
+ * buffer, or the bind would have been refused: zc_bind_frames_whole);
+ * past that, refused, or taken without a frame in parts (zc_mtu_grown()).
+ * The socket keeps receiving frames of one buffer.  MTU 3000 fits the
+ * 3 KiB buffer igb programs for 4 KiB chunks
  */
+#define ZC_MTU_BOUND	3000
 #define ZC_MTU_PAST_BUF	3500
 
 TEST_F(nic, mtu_lowered_under_zerocopy)
@@ -2016,18 +2106,92 @@ TEST_F(nic, mtu_lowered_under_zerocopy)
 
 	if (variant->mode != XSK_MODE_NATIVE_ZC)
 		SKIP(return, "copy mode: the MTU rules are those of XDP");
-	ASSERT_EQ(0, set_mtu(dut, ZC_MTU_PAST_BUF));
+	ASSERT_EQ(0, set_mtu(dut, ZC_MTU_BOUND));
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
 			      self->err)) TH_LOG("%s", self->err);
 	ASSERT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
-	EXPECT_EQ(0, set_mtu(dut, ZC_MTU_PAST_BUF - 100));
+	EXPECT_EQ(0, set_mtu(dut, ZC_MTU_BOUND - 100));
+	EXPECT_EQ(0, set_mtu(dut, ZC_MTU_BOUND));
 	zc_mtu_grown(_metadata, self, ZC_MTU_PAST_BUF);
-	EXPECT_EQ(ZC_MTU_PAST_BUF - 100, get_mtu(dut));
+	EXPECT_EQ(ZC_MTU_BOUND, get_mtu(dut));
 	EXPECT_TRUE(xdp_options_zc(self->port->socks[0]->fd));
+	ASSERT_EQ(0, xenv_wait_links(self->env));
 	ASSERT_EQ(0, nic_rx_batches(self->env, self->port->socks[0], 2 * NIC_BATCH,
 				    &packets, &bad));
 	EXPECT_EQ(2 * NIC_BATCH, packets);
 	EXPECT_EQ(0U, bad);
+}
+
+/*
+ * A zero-copy bind checks the MTU against the UMEM chunk less headroom,
+ * rounded to 128 bytes, but the driver programs its own Rx buffer for the
+ * chunks (igb: in 1 KiB units, so 1 KiB for 2 KiB chunks, 3 KiB for
+ * 4 KiB ones).  At MTU mtu, with chunks of chunk bytes and frames of len:
+ * a bind that asks for zero-copy is refused, or every frame reaches the
+ * socket whole, in one descriptor; a bind that asks for no mode (best
+ * effort, as Open vSwitch binds) gets every frame whole, in zero-copy or
+ * in copy mode.  A device that takes the port's program at no mode at
+ * that MTU is promised nothing, nor a peer that refuses the MTU.
+ */
+#define ZC_BIND_FRAMES	20U
+
+static void zc_bind_frames_whole(struct __test_metadata *_metadata,
+				 struct _test_data_nic *self, __u32 chunk,
+				 int mtu, __u32 len)
+{
+	static const enum xsk_mode modes[] = {
+		XSK_MODE_NATIVE_ZC, XSK_MODE_BEST_EFFORT,
+	};
+	const char *dut = self->env->ifname[XENV_DUT];
+	const char *peer = self->env->ifname[XENV_PEER];
+	struct xsk_socket_opts so = { .frame_size = chunk };
+	struct rx_result r;
+	unsigned int i;
+	int ret;
+
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_PEER));
+	ret = set_mtu(peer, mtu);
+	ASSERT_EQ(0, xenv_enter(self->env, XENV_DUT));
+	if (ret) {
+		/* the peer's program may hold its MTU down: nothing to send */
+		TH_LOG("%u-byte chunks, MTU %d: the peer refuses the MTU (%s): not run",
+		       chunk, mtu, strerror(-ret));
+		return;
+	}
+	ASSERT_EQ(0, set_mtu(dut, mtu));
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		ret = nic_open(self->env, &self->port, modes[i], &so, self->err);
+		if (ret) {
+			TH_LOG("%u-byte chunks, MTU %d, %s: refused: %s", chunk,
+			       mtu, xsk_mode_name(modes[i]), self->err);
+			continue;
+		}
+		TH_LOG("%u-byte chunks, MTU %d, %s: bound in %s", chunk, mtu,
+		       xsk_mode_name(modes[i]),
+		       xsk_mode_name(self->port->mode));
+		ASSERT_EQ(0, xenv_wait_links(self->env));
+		ASSERT_EQ(0, send_frames(self->env, ZC_BIND_FRAMES, len, 0));
+		recv_frames(self->port->socks[0], ZC_BIND_FRAMES, len, 1, 0, &r);
+		EXPECT_EQ(ZC_BIND_FRAMES, r.packets)
+			TH_LOG("%u-byte chunks, MTU %d, %s: %u of %u frames of %u bytes",
+			       chunk, mtu, xsk_mode_name(self->port->mode),
+			       r.packets, ZC_BIND_FRAMES, len);
+		EXPECT_EQ(ZC_BIND_FRAMES, r.descs);
+		EXPECT_EQ(0U, r.bad_len);
+		EXPECT_EQ(0U, r.bad_ndesc);
+		EXPECT_EQ(0U, r.bad_payload);
+		xsk_port_close(self->port);
+		self->port = NULL;
+	}
+}
+
+TEST_F(nic, zc_bind_frames_whole)
+{
+	if (variant->mode != XSK_MODE_NATIVE_ZC)
+		SKIP(return, "copy mode: no zero-copy Rx buffer");
+	zc_bind_frames_whole(_metadata, self, 2048, 1500, 1400);
+	zc_bind_frames_whole(_metadata, self, 4096, ZC_MTU_PAST_BUF,
+			     ZC_MTU_PAST_BUF - 100);
 }
 
 /*
