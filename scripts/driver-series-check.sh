@@ -69,10 +69,18 @@ for d in "${drivers[@]}"; do
 
 	# 2. checkpatch (the baseline, a source package, has no history in
 	# which a Fixes: tag's commit could be looked up: step 3 checks its
-	# form instead)
-	checkpatch_strict "$wt" UNKNOWN_COMMIT_ID "${series[@]}" ||
+	# form instead); patches/DRIVER/checkpatch-ignore may name more
+	# message types, one a line with its reason after a '#'
+	ignore=UNKNOWN_COMMIT_ID
+	if [ -f "$dir/checkpatch-ignore" ]; then
+		while read -r t _; do
+			case "$t" in ''|'#'*) ;; *) ignore+=",$t" ;; esac
+		done < "$dir/checkpatch-ignore"
+	fi
+	checkpatch_strict "$wt" "$ignore" "${series[@]}" ||
 		die "$d: checkpatch --strict found problems"
-	say "$d: checkpatch --strict: clean"
+	extra=${ignore#UNKNOWN_COMMIT_ID} extra=${extra#,}
+	say "$d: checkpatch --strict: clean${extra:+ (allowed: $extra, patches/$d/checkpatch-ignore)}"
 
 	# 3. Fixes: tags
 	for p in "${series[@]}"; do

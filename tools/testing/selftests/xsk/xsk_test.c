@@ -1599,19 +1599,28 @@ TEST_F(nic, stats_kept_across_bind)
 {
 	const char *dut = self->env->ifname[XENV_DUT];
 	__u64 rx0, tx0, rx, tx, deadline;
-	__u32 packets, bad;
+	__u32 packets, bad, round;
 
 	ASSERT_EQ(0, xenv_wait_links(self->env));
 	ASSERT_EQ(0, netdev_packets(dut, &rx0, &tx0));
-	/* NIC_BATCH frames to the stack first: no program, no socket */
-	ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN, 0));
-	deadline = now_ms() + RX_WAIT_MS;
-	do {
-		ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
-	} while (rx < rx0 + NIC_BATCH && now_ms() < deadline && !usleep(10000));
+	/*
+	 * Frames to the stack first, no program, no socket, until it has
+	 * counted NIC_BATCH: a NIC may drop the first ones while the device
+	 * an earlier test reset comes back (QEMU's igb does)
+	 */
+	rx = rx0;
+	for (round = 0; round < 5 && rx < rx0 + NIC_BATCH; round++) {
+		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN,
+					 round * NIC_BATCH));
+		deadline = now_ms() + RX_WAIT_MS;
+		do {
+			ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
+		} while (rx < rx0 + NIC_BATCH && now_ms() < deadline &&
+			 !usleep(10000));
+	}
 	ASSERT_LE(rx0 + NIC_BATCH, rx)
 		TH_LOG("%s counted %llu of the %u frames sent", dut,
-		       (unsigned long long)(rx - rx0), NIC_BATCH);
+		       (unsigned long long)(rx - rx0), round * NIC_BATCH);
 
 	rx0 = rx;
 	tx0 = tx;
