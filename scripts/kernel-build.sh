@@ -229,13 +229,11 @@ if git -C "$tree" rev-parse -q --verify baseline >/dev/null 2>&1; then
 		"${kmake[@]}" "${targets[@]}" 2>>"$out/build.log"
 	fi
 fi
+rm -rf "$out/modules"
 if [ ${#targets[@]} -gt 1 ]; then
-	rm -rf "$out/modules"
 	"${kmake[@]}" INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 \
 		modules_install >>"$out/build.log" 2>&1 ||
 		die "modules_install failed, see $out/build.log"
 	say "modules: $(find "$out/modules" -name '*.ko*' | wc -l) in ${out#$top/}/modules"
-else
-	rm -rf "$out/modules"
 fi
 say "$out/arch/x86/boot/bzImage ($(( $(date +%s) - start )) s)"

@@ -38,19 +38,13 @@ ip link set lo up
 . "$top/scripts/lib/vm-nics.sh"
 VM_NICS=""
 VM_IGB=""
-models=$(sed -n 's/.*vm_nics=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
-# A kernel with modules: the NIC drivers from the modules its build
-# installed (vm_modules=DIR; a built-in driver is a no-op for modprobe)
+# A kernel with modules: each NIC driver from the modules its build
+# installed first (vm_modules=DIR; a built-in driver is a no-op for modprobe)
 mods=$(sed -n 's/.*vm_modules=\([^ ]*\).*/\1/p' /proc/cmdline)
-if [ -n "$mods" ]; then
-	for m in $models; do
-		drv=$(vm_nic_driver "$m") || continue
-		modprobe -d "$mods" "$drv" ||
-			echo "vm-init: cannot load $drv from $mods" >&2
-	done
-fi
-for m in $models; do
+for m in $(sed -n 's/.*vm_nics=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do
 	drv=$(vm_nic_driver "$m") || continue
+	[ -z "$mods" ] || modprobe -d "$mods" "$drv" ||
+		echo "vm-init: cannot load $drv from $mods" >&2
 	pair=$(for d in /sys/class/net/*; do
 		[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = "$drv" ] &&
 			echo "$(readlink -f "$d/device") $(basename "$d")"
