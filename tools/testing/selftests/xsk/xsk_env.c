@@ -956,34 +956,14 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 }
 
 /*
- * One generic netlink request on fd (message type, command cmd) with one
- * attribute (attr, of len bytes); the answer in buf: its length, or -errno
- * (the kernel's error)
+ * The next answer on fd into buf: its length, or -errno (the kernel's
+ * error, or -EPROTO for what is not a netlink message)
  */
-static int genl_ask(int fd, __u16 type, __u8 cmd, __u16 attr, const void *val,
-		    __u16 len, void *buf, size_t size)
+static int genl_recv(int fd, void *buf, size_t size)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct genlmsghdr gh;
-		char attrs[NLA_HDRLEN + NLA_ALIGN(IF_NAMESIZE + 8)];
-	} req = {};
-	struct nlattr *na = (struct nlattr *)req.attrs;
 	struct nlmsghdr *nh = buf;
 	ssize_t n;
 
-	if ((size_t)NLA_ALIGN(len) > sizeof(req.attrs) - NLA_HDRLEN)
-		return -EINVAL;
-	req.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_HDRLEN + NLA_ALIGN(len));
-	req.nh.nlmsg_type = type;
-	req.nh.nlmsg_flags = NLM_F_REQUEST;
-	req.gh.cmd = cmd;
-	req.gh.version = 1;
-	na->nla_type = attr;
-	na->nla_len = NLA_HDRLEN + len;
-	memcpy(req.attrs + NLA_HDRLEN, val, len);
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		return -errno;
 	n = recv(fd, buf, size, 0);
 	if (n < 0)
 		return -errno;
@@ -998,29 +978,111 @@ static int genl_ask(int fd, __u16 type, __u8 cmd, __u16 attr, const void *val,
 }
 
 /*
- * Attribute type (of at least len bytes) of the answer in buf (n bytes):
- * its payload, or NULL
+ * One generic netlink request on fd (message type, command cmd, header
+ * flags besides NLM_F_REQUEST) with one attribute (attr, of len bytes;
+ * none for attr 0); the first answer in buf: its length, or -errno (the
+ * kernel's error).  A dump's further answers are the caller's to read.
  */
-static const void *genl_attr(const void *buf, int n, __u16 type, __u16 len)
+static int genl_ask(int fd, __u16 type, __u8 cmd, __u16 flags, __u16 attr,
+		    const void *val, __u16 len, void *buf, size_t size)
 {
-	const struct nlmsghdr *nh = buf;
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr gh;
+		char attrs[NLA_HDRLEN + NLA_ALIGN(IF_NAMESIZE + 8)];
+	} req = {};
+	struct nlattr *na = (struct nlattr *)req.attrs;
+	__u32 alen = attr ? NLA_HDRLEN + NLA_ALIGN(len) : 0;
+
+	if ((size_t)NLA_ALIGN(len) > sizeof(req.attrs) - NLA_HDRLEN)
+		return -EINVAL;
+	req.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + alen);
+	req.nh.nlmsg_type = type;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | flags;
+	req.gh.cmd = cmd;
+	req.gh.version = 1;
+	if (attr) {
+		na->nla_type = attr;
+		na->nla_len = NLA_HDRLEN + len;
+		memcpy(req.attrs + NLA_HDRLEN, val, len);
+	}
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	return genl_recv(fd, buf, size);
+}
+
+/* Attribute type of the message nh (n bytes at most): it, or NULL */
+static const struct nlattr *genl_find(const struct nlmsghdr *nh, int n,
+				      __u16 type)
+{
 	const char *p = (const char *)NLMSG_DATA(nh) + GENL_HDRLEN;
-	const char *end = (const char *)buf + n;
+	const char *end = (const char *)nh + n;
 
 	if (nh->nlmsg_len < (__u32)n)
-		end = (const char *)buf + nh->nlmsg_len;
+		end = (const char *)nh + nh->nlmsg_len;
 
 	while (p + NLA_HDRLEN <= end) {
 		const struct nlattr *na = (const struct nlattr *)p;
 
 		if (na->nla_len < NLA_HDRLEN || p + na->nla_len > end)
 			return NULL;
-		if ((na->nla_type & NLA_TYPE_MASK) == type &&
-		    na->nla_len >= NLA_HDRLEN + len)
-			return p + NLA_HDRLEN;
+		if ((na->nla_type & NLA_TYPE_MASK) == type)
+			return na;
 		p += NLA_ALIGN(na->nla_len);
 	}
 	return NULL;
+}
+
+/*
+ * Attribute type (of at least len bytes) of the answer in buf (n bytes):
+ * its payload, or NULL
+ */
+static const void *genl_attr(const void *buf, int n, __u16 type, __u16 len)
+{
+	const struct nlattr *na = genl_find(buf, n, type);
+
+	return na && na->nla_len >= NLA_HDRLEN + len ?
+	       (const char *)na + NLA_HDRLEN : NULL;
+}
+
+/*
+ * An attribute of the netlink type "uint" (4 or 8 bytes, as the value
+ * needs) of the message nh (n bytes): its value, or def without it
+ */
+static __u64 genl_uint(const struct nlmsghdr *nh, int n, __u16 type, __u64 def)
+{
+	const struct nlattr *na = genl_find(nh, n, type);
+	__u32 v32;
+	__u64 v64;
+
+	if (na && na->nla_len == NLA_HDRLEN + sizeof(v64)) {
+		memcpy(&v64, (const char *)na + NLA_HDRLEN, sizeof(v64));
+		return v64;
+	}
+	if (na && na->nla_len == NLA_HDRLEN + sizeof(v32)) {
+		memcpy(&v32, (const char *)na + NLA_HDRLEN, sizeof(v32));
+		return v32;
+	}
+	return def;
+}
+
+/* The netdev generic netlink family's id, asked on fd: 0 or -errno */
+static int genl_netdev_family(int fd, __u16 *family)
+{
+	char buf[1024];
+	const void *v;
+	int n;
+
+	n = genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0,
+		     CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY_NAME,
+		     sizeof(NETDEV_FAMILY_NAME), buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	v = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID, sizeof(*family));
+	if (!v)
+		return -EPROTO;
+	memcpy(family, v, sizeof(*family));
+	return 0;
 }
 
 int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs)
@@ -1034,18 +1096,10 @@ int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs)
 
 	if (fd < 0)
 		return -errno;
-	n = genl_ask(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-		     CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY_NAME,
-		     sizeof(NETDEV_FAMILY_NAME), buf, sizeof(buf));
+	n = genl_netdev_family(fd, &family);
 	if (n < 0)
 		goto out;
-	v = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID, sizeof(family));
-	if (!v) {
-		n = -EPROTO;
-		goto out;
-	}
-	memcpy(&family, v, sizeof(family));
-	n = genl_ask(fd, family, NETDEV_CMD_DEV_GET, NETDEV_A_DEV_IFINDEX,
+	n = genl_ask(fd, family, NETDEV_CMD_DEV_GET, 0, NETDEV_A_DEV_IFINDEX,
 		     &idx, sizeof(idx), buf, sizeof(buf));
 	if (n < 0)
 		goto out;
@@ -1063,6 +1117,58 @@ int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs)
 out:
 	close(fd);
 	return n;
+}
+
+int xenv_pools_held(int ifindex, struct xenv_pools *p)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	const struct nlmsghdr *nh;
+	static char buf[32768];
+	__u64 inflight;
+	__u16 family;
+	int n;
+
+	*p = (struct xenv_pools){};
+	if (fd < 0)
+		return -errno;
+	n = genl_netdev_family(fd, &family);
+	if (n < 0)
+		goto out;
+	n = genl_ask(fd, family, NETDEV_CMD_PAGE_POOL_GET, NLM_F_DUMP, 0, NULL,
+		     0, buf, sizeof(buf));
+	while (n > 0) {
+		for (nh = (const struct nlmsghdr *)buf; NLMSG_OK(nh, (__u32)n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				n = 0;
+				goto out;
+			}
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				n = -EPROTO;
+				goto out;
+			}
+			if (genl_uint(nh, nh->nlmsg_len,
+				      NETDEV_A_PAGE_POOL_IFINDEX, 0) != (__u64)ifindex)
+				continue;
+			p->pools++;
+			if (!genl_uint(nh, nh->nlmsg_len,
+				       NETDEV_A_PAGE_POOL_DETACH_TIME, 0))
+				continue;
+			inflight = genl_uint(nh, nh->nlmsg_len,
+					     NETDEV_A_PAGE_POOL_INFLIGHT, 0);
+			if (!inflight)
+				continue;
+			if (!p->held++)
+				p->first_id = genl_uint(nh, nh->nlmsg_len,
+							NETDEV_A_PAGE_POOL_ID, 0);
+			p->held_pages += inflight;
+		}
+		n = genl_recv(fd, buf, sizeof(buf));
+	}
+out:
+	close(fd);
+	/* a kernel without CONFIG_PAGE_POOL has no such command */
+	return n == -EOPNOTSUPP ? 0 : n;
 }
 
 const char *xenv_xdp_feature_name(unsigned int bit)

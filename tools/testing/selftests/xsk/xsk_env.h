@@ -119,6 +119,23 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs);
 
 /*
+ * The page pools of ifindex (in this thread's namespace) as the netdev
+ * family's page-pool-get dump lists them: how many, and of those the
+ * ones their driver has let go of (a detach time) that still hold pages
+ * out (inflight): a pool leaks while such pages never come back, and the
+ * kernel says "stalled pool shutdown" after a minute.
+ */
+struct xenv_pools {
+	__u32 pools;		/* of ifindex, in use or let go of */
+	__u32 held;		/* let go of, pages still out */
+	__u64 held_pages;	/* their pages out, in all */
+	__u64 first_id;		/* the first of those (its id) */
+};
+
+/* 0 (p filled; no pools at all without CONFIG_PAGE_POOL) or -errno */
+int xenv_pools_held(int ifindex, struct xenv_pools *p);
+
+/*
  * The name of the XDP feature of bit (NETDEV_XDP_ACT_*) as the netdev
  * family's spec names it ("xsk-zerocopy"), or NULL past the known ones
  */

@@ -1263,6 +1263,7 @@ FIXTURE(nic) {
 	struct xsk_prog_bpf *skel;	/* a program of the test's own */
 	__u32 attached;			/* its XDP_FLAGS_*, while attached */
 	pid_t app;			/* nic_app(), while it runs */
+	int app_ctl;		/* its end asked, its report read (a socket) */
 	int peer_fd;		/* AF_PACKET on the peer: what arrived */
 	struct dev_policy pol;	/* what the dut's driver does (policy) */
 	char devs[2 * IF_NAMESIZE + 2];
@@ -1298,6 +1299,7 @@ FIXTURE_SETUP(nic)
 	int ret;
 
 	self->peer_fd = -1;
+	self->app_ctl = -1;
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
 	ret = dev_lacks(variant->needs, self->err);
@@ -1319,6 +1321,8 @@ FIXTURE_TEARDOWN(nic)
 		kill(self->app, SIGKILL);
 		waitpid(self->app, NULL, 0);
 	}
+	if (self->app_ctl >= 0)
+		close(self->app_ctl);
 	if (self->peer_fd >= 0)
 		close(self->peer_fd);
 	xsk_port_close(self->port);
@@ -2340,13 +2344,27 @@ TEST_F(nic, mtu_past_one_buffer)
 }
 
 /*
- * The application of app_killed_mid_run: its socket bound without a
- * program of its own and put in the test's XSKMAP, then receiving and
- * sending (flow 5000) until it is killed; a byte on ready once bound.
- * Never returns.
+ * What nic_app() reports when asked to end: the descriptors it
+ * put on its TX ring, and of those the ones the kernel completed within
+ * APP_TX_DRAIN_MS of its last frame (a TX ring the driver no longer
+ * serves keeps the rest for good)
+ */
+struct app_tx {
+	__u64 descs;
+	__u64 completed;
+};
+
+#define APP_TX_DRAIN_MS	2000
+
+/*
+ * The application of app_killed_mid_run and the reconfiguration tests: its
+ * socket bound without a program of its own and put in the test's XSKMAP,
+ * then receiving and sending (flow 5000) until it is killed, or until a
+ * byte (or the end) comes on ctl, then until its TX ring is done (struct
+ * app_tx on ctl, exit 0); a byte on ready once bound.  Never returns.
  */
 static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
-		    int ready)
+		    int ready, int ctl)
 {
 	struct xsk_port_opts o = {
 		.ifname = env->ifname[XENV_DUT],
@@ -2358,6 +2376,9 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 	struct xsk_port *port;
 	struct xsk_socket *xs;
 	char err[XSK_ERRLEN];
+	struct app_tx r;
+	__u64 end;
+	char byte;
 
 	if (xsk_port_open(&port, &o, err)) {
 		fprintf(stderr, "application: %s\n", err);
@@ -2369,7 +2390,7 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 	xsk_kick_fill(xs);
 	if (write(ready, "1", 1) != 1)
 		_exit(3);
-	for (;;) {
+	while (recv(ctl, &byte, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN) {
 		while (xsk_rx_packet(xs, buf, sizeof(buf), &ndesc) > 0)
 			;
 		xsk_kick_fill(xs);
@@ -2379,6 +2400,15 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 		xsk_kick_tx(xs);
 		xsk_comp_reclaim(xs);
 	}
+	end = now_ms() + APP_TX_DRAIN_MS;
+	while (xs->stats.tx_completed < xs->stats.tx_descs && now_ms() < end) {
+		xsk_kick_tx(xs);
+		xsk_comp_reclaim(xs);
+		usleep(1000);
+	}
+	r.descs = xs->stats.tx_descs;
+	r.completed = xs->stats.tx_completed;
+	_exit(write(ctl, &r, sizeof(r)) == sizeof(r) ? 0 : 5);
 }
 
 /*
@@ -2428,7 +2458,7 @@ static void pkt_flush(int fd)
  */
 static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 {
-	int ifindex = self->env->ifindex[XENV_DUT], ready[2], ret;
+	int ifindex = self->env->ifindex[XENV_DUT], ready[2], ctl[2], ret;
 	ssize_t got;
 	char byte;
 
@@ -2446,21 +2476,33 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 		return ret;
 	if (pipe(ready))
 		return -errno;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl)) {
+		ret = -errno;
+		close(ready[0]);
+		close(ready[1]);
+		return ret;
+	}
 	self->app = fork();
 	if (self->app < 0) {
 		ret = -errno;
 		close(ready[0]);
 		close(ready[1]);
+		close(ctl[0]);
+		close(ctl[1]);
 		return ret;
 	}
 	if (!self->app) {
 		/* and with the test, should it end first */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(ready[0]);
+		close(ctl[0]);
 		nic_app(self->env, mode,
-			bpf_map__fd(self->skel->maps.xsks_map), ready[1]);
+			bpf_map__fd(self->skel->maps.xsks_map), ready[1],
+			ctl[1]);
 	}
 	close(ready[1]);
+	close(ctl[1]);
+	self->app_ctl = ctl[0];
 	got = read(ready[0], &byte, 1);
 	close(ready[0]);
 	if (got == 1)
@@ -2468,6 +2510,33 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 	waitpid(self->app, st, 0);
 	self->app = 0;
 	return -EIO;
+}
+
+/*
+ * Ask the application to end and wait for its report (*r) and its exit:
+ * 0, -ETIMEDOUT (no report within 10 s), or -EIO (it ended without one;
+ * its status in *st)
+ */
+static int app_finish(struct _test_data_nic *self, struct app_tx *r, int *st)
+{
+	struct pollfd pfd = { .fd = self->app_ctl, .events = POLLIN };
+	ssize_t got = 0;
+	int ret;
+
+	if (write(self->app_ctl, "1", 1) != 1)
+		return -errno;
+	ret = poll(&pfd, 1, 10000);
+	if (ret > 0)
+		got = read(self->app_ctl, r, sizeof(*r));
+	if (ret <= 0 || got != sizeof(*r)) {
+		kill(self->app, SIGKILL);
+		ret = ret ? -EIO : -ETIMEDOUT;
+	} else {
+		ret = 0;
+	}
+	waitpid(self->app, st, 0);
+	self->app = 0;
+	return ret;
 }
 
 /*
@@ -2549,6 +2618,82 @@ static void nic_exact_both_ways(struct __test_metadata *_metadata,
 	EXPECT_EQ(0U, r.bad_len + r.bad_payload + r.out_of_order);
 }
 
+static __u64 free_pages_now(void)
+{
+	char line[128];
+	__u64 v = 0;
+	FILE *f = fopen("/proc/vmstat", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nr_free_pages %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The machine's free pages, the most of 10 looks 100 ms apart: what other
+ * processes hold for a moment (a compiler run beside the test) is not a
+ * leak of ours
+ */
+static __u64 free_pages(void)
+{
+	__u64 v, most = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		v = free_pages_now();
+		if (v > most)
+			most = v;
+		usleep(100000);
+	}
+	return most;
+}
+
+/*
+ * Memory given back: after the test's application, socket and program are
+ * gone, none of the dut's page pools that its driver let go of (one per
+ * ring at each reset) may still hold pages; those of frames still in
+ * flight come back within POOL_WAIT_MS (the kernel's own "stalled pool
+ * shutdown" warning comes after a minute).  Drivers without page pools
+ * (igb) have nothing to check here.
+ */
+#define POOL_WAIT_MS	5000
+
+static void nic_pools_returned(struct __test_metadata *_metadata,
+			       struct _test_data_nic *self)
+{
+	int ifindex = self->env->ifindex[XENV_DUT];
+	__u64 end = now_ms() + POOL_WAIT_MS;
+	struct xenv_pools p;
+
+	if (self->app > 0) {
+		kill(self->app, SIGKILL);
+		waitpid(self->app, NULL, 0);
+		self->app = 0;
+	}
+	xsk_port_close(self->port);
+	self->port = NULL;
+	if (self->attached) {
+		ASSERT_EQ(0, bpf_xdp_detach(ifindex, self->attached, NULL));
+		self->attached = 0;
+	}
+	pkt_flush(self->peer_fd);
+	do {
+		ASSERT_EQ(0, xenv_pools_held(ifindex, &p));
+		if (!p.held)
+			break;
+		usleep(100 * 1000);
+	} while (now_ms() < end);
+	EXPECT_EQ(0U, p.held)
+		TH_LOG("%s: %u of %u pools let go of hold %llu pages %d ms on (pool %llu first)",
+		       self->env->ifname[XENV_DUT], p.held, p.pools,
+		       (unsigned long long)p.held_pages, POOL_WAIT_MS,
+		       (unsigned long long)p.first_id);
+}
+
 /*
  * An application killed (SIGKILL) while it receives and sends, its socket
  * bound and an XDP program staying attached (the test's, through netlink,
@@ -2587,6 +2732,7 @@ TEST_F(nic, app_killed_mid_run)
 	self->attached = 0;
 	pkt_drain(self->peer_fd, false);	/* what it left in flight */
 	nic_exact_both_ways(_metadata, self, variant->mode);
+	nic_pools_returned(_metadata, self);
 }
 
 /*
@@ -2611,6 +2757,7 @@ TEST_F_TIMEOUT(nic, attach_bind_loop, 1200)
 	}
 	ASSERT_EQ(0, xenv_wait_links(self->env));
 	nic_exact_both_ways(_metadata, self, variant->mode);
+	nic_pools_returned(_metadata, self);
 }
 
 /*
@@ -2714,6 +2861,30 @@ static int reconf_orig(const char *dut, enum reconf_op op, void *orig)
 	return ret;
 }
 
+/*
+ * The dut's Rx ring as pages (a page a descriptor, the most any driver
+ * here gives one), or 0 for a device without ring parameters (veth): the
+ * bound of the free-page check of reconf_under_traffic.  Its steps go back
+ * to where they began, so the free pages must too: a driver losing its
+ * Rx buffers at each reset (half a page a descriptor at least) loses two
+ * such rings or more in the four steps, while what is in flight and the
+ * rest of the guest stay under one.  In zero-copy mode the buffers are
+ * the socket's own memory, and the check is one of the driver's other
+ * allocations.
+ */
+static __u32 nic_ring_pages(struct _test_data_nic *self)
+{
+	struct ethtool_ringparam ring = { .cmd = ETHTOOL_GRINGPARAM };
+	int fd, ret;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	ret = ethtool_ioctl(fd, self->env->ifname[XENV_DUT], &ring);
+	close(fd);
+	return ret ? 0 : ring.rx_pending;
+}
+
 static void reconf_under_traffic(struct __test_metadata *_metadata,
 				 struct _test_data_nic *self,
 				 enum xsk_mode mode, enum reconf_op op)
@@ -2723,9 +2894,11 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 		struct ethtool_channels ch;
 	} orig;
 	struct xsk_prog_bpf *other = NULL;
-	__u32 i, app_frames;
-	__u64 redirected;
+	__u32 i, app_frames, ring_pages;
+	struct app_tx tx;
+	__u64 redirected, pages = 0;
 	int st = 0, ret;
+	__s64 lost;
 
 	ret = reconf_orig(self->env->ifname[XENV_DUT], op, &orig);
 	if (ret == -EOPNOTSUPP)
@@ -2745,6 +2918,9 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 	}
 	ASSERT_EQ(0, traffic_both_ways(self, &redirected, &app_frames));
 	ASSERT_EQ(1U, app_frames);
+	ring_pages = nic_ring_pages(self);
+	if (ring_pages)
+		pages = free_pages();
 	for (i = 0; i < RECONF_STEPS; i++) {
 		/* best effort: a link that is down may refuse them */
 		send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
@@ -2768,6 +2944,22 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, traffic_both_ways(self, &redirected, &app_frames));
 	EXPECT_EQ(1U, app_frames);
 	EXPECT_EQ(NIC_BATCH, redirected);
+	/* the same state as before the steps: their memory is back */
+	if (ring_pages) {
+		lost = (__s64)pages - (__s64)free_pages();
+		EXPECT_GT((__s64)ring_pages, lost)
+			TH_LOG("%lld pages fewer free after %d steps (an Rx ring is %u pages)",
+			       (long long)lost, RECONF_STEPS, ring_pages);
+	}
+	/* everything it sent, through all the steps, completed */
+	ASSERT_EQ(0, app_finish(self, &tx, &st))
+		TH_LOG("the application did not report (status %d)", st);
+	EXPECT_EQ(tx.descs, tx.completed)
+		TH_LOG("%llu of the %llu descriptors the application sent never completed",
+		       (unsigned long long)(tx.descs - tx.completed),
+		       (unsigned long long)tx.descs);
+	EXPECT_LT(0ULL, tx.descs);
+	nic_pools_returned(_metadata, self);
 }
 
 TEST_F_TIMEOUT(nic, mtu_cycled_under_traffic, RECONF_TIMEOUT)
@@ -2979,40 +3171,6 @@ static bool kernel_at_least(int major, int minor)
 	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
 		return false;
 	return ma > major || (ma == major && mi >= minor);
-}
-
-static __u64 free_pages_now(void)
-{
-	char line[128];
-	__u64 v = 0;
-	FILE *f = fopen("/proc/vmstat", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "nr_free_pages %llu", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
-/*
- * The machine's free pages, the most of 10 looks 100 ms apart: what other
- * processes hold for a moment (a compiler run beside the test) is not a
- * leak of ours
- */
-static __u64 free_pages(void)
-{
-	__u64 v, most = 0;
-	int i;
-
-	for (i = 0; i < 10; i++) {
-		v = free_pages_now();
-		if (v > most)
-			most = v;
-		usleep(100000);
-	}
-	return most;
 }
 
 /*
