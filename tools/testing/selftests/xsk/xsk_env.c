@@ -1119,56 +1119,123 @@ out:
 	return n;
 }
 
-int xenv_pools_held(int ifindex, struct xenv_pools *p)
+/*
+ * A dump of the netdev family's cmd on fd (filtered by attribute attr of
+ * len bytes, unless attr is 0): each message of the answer to fn; 0 or
+ * -errno (-EOPNOTSUPP: a kernel without the command)
+ */
+static int genl_netdev_dump(int fd, __u8 cmd, __u16 attr, const void *val,
+			    __u16 len,
+			    void (*fn)(const struct nlmsghdr *nh, void *arg),
+			    void *arg)
 {
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	const struct nlmsghdr *nh;
 	static char buf[32768];
-	__u64 inflight;
+	const struct nlmsghdr *nh;
 	__u16 family;
 	int n;
 
-	*p = (struct xenv_pools){};
-	if (fd < 0)
-		return -errno;
 	n = genl_netdev_family(fd, &family);
 	if (n < 0)
-		goto out;
-	n = genl_ask(fd, family, NETDEV_CMD_PAGE_POOL_GET, NLM_F_DUMP, 0, NULL,
-		     0, buf, sizeof(buf));
+		return n;
+	n = genl_ask(fd, family, cmd, NLM_F_DUMP, attr, val, len, buf,
+		     sizeof(buf));
 	while (n > 0) {
 		for (nh = (const struct nlmsghdr *)buf; NLMSG_OK(nh, (__u32)n);
 		     nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_type == NLMSG_DONE) {
-				n = 0;
-				goto out;
-			}
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				n = -EPROTO;
-				goto out;
-			}
-			if (genl_uint(nh, nh->nlmsg_len,
-				      NETDEV_A_PAGE_POOL_IFINDEX, 0) != (__u64)ifindex)
-				continue;
-			p->pools++;
-			if (!genl_uint(nh, nh->nlmsg_len,
-				       NETDEV_A_PAGE_POOL_DETACH_TIME, 0))
-				continue;
-			inflight = genl_uint(nh, nh->nlmsg_len,
-					     NETDEV_A_PAGE_POOL_INFLIGHT, 0);
-			if (!inflight)
-				continue;
-			if (!p->held++)
-				p->first_id = genl_uint(nh, nh->nlmsg_len,
-							NETDEV_A_PAGE_POOL_ID, 0);
-			p->held_pages += inflight;
+			if (nh->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (nh->nlmsg_type == NLMSG_ERROR)
+				return -EPROTO;
+			fn(nh, arg);
 		}
 		n = genl_recv(fd, buf, sizeof(buf));
 	}
-out:
-	close(fd);
+	return n;
+}
+
+#define POOL_NAPIS	64
+
+/* What xenv_pools() looks for in a dump, and what it found */
+struct pool_walk {
+	int ifindex;		/* pools listed under it, or */
+	__u32 nr_napi;		/* pools listed under none (the loopback) */
+	__u64 napi[POOL_NAPIS];	/* with one of these NAPI instances */
+	bool by_napi;
+	struct xenv_pools *p;
+};
+
+static void napi_add(const struct nlmsghdr *nh, void *arg)
+{
+	struct pool_walk *w = arg;
+	__u64 id = genl_uint(nh, nh->nlmsg_len, NETDEV_A_NAPI_ID, 0);
+
+	if (id && w->nr_napi < POOL_NAPIS)
+		w->napi[w->nr_napi++] = id;
+}
+
+static void pool_add(const struct nlmsghdr *nh, void *arg)
+{
+	__u64 ifindex = genl_uint(nh, nh->nlmsg_len, NETDEV_A_PAGE_POOL_IFINDEX, 0);
+	__u64 napi = genl_uint(nh, nh->nlmsg_len, NETDEV_A_PAGE_POOL_NAPI_ID, 0);
+	__u64 inflight = genl_uint(nh, nh->nlmsg_len, NETDEV_A_PAGE_POOL_INFLIGHT, 0);
+	struct pool_walk *w = arg;
+	struct xenv_pools *p = w->p;
+	bool mine = false;
+	__u32 i;
+
+	if (!w->by_napi)
+		mine = ifindex == (__u64)w->ifindex;
+	else if (!ifindex && napi)
+		for (i = 0; i < w->nr_napi && !mine; i++)
+			mine = w->napi[i] == napi;
+	if (!mine)
+		return;
+	p->pools++;
+	if (!genl_uint(nh, nh->nlmsg_len, NETDEV_A_PAGE_POOL_DETACH_TIME, 0)) {
+		p->live_pages += inflight;
+		return;
+	}
+	if (!inflight)
+		return;
+	if (!p->held++)
+		p->first_id = genl_uint(nh, nh->nlmsg_len, NETDEV_A_PAGE_POOL_ID, 0);
+	p->held_pages += inflight;
+}
+
+int xenv_pools(struct xsk_env *env, int side, struct xenv_pools *p)
+{
+	struct pool_walk w = { .ifindex = env->ifindex[side], .p = p };
+	__u32 idx = w.ifindex;
+	int fd[2] = { -1, -1 }, ret;
+
+	*p = (struct xenv_pools){};
+	ret = xenv_enter(env, side);
+	if (!ret) {
+		fd[0] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+		ret = xenv_enter(env, -1);
+	}
+	if (!ret && fd[0] >= 0)
+		fd[1] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (!ret && (fd[0] < 0 || fd[1] < 0))
+		ret = -errno;
+	ret = xenv_enter(env, side) ?: ret;
+	if (!ret)
+		ret = genl_netdev_dump(fd[0], NETDEV_CMD_NAPI_GET,
+				       NETDEV_A_NAPI_IFINDEX, &idx, sizeof(idx),
+				       napi_add, &w);
+	if (!ret || ret == -EOPNOTSUPP)
+		ret = genl_netdev_dump(fd[0], NETDEV_CMD_PAGE_POOL_GET, 0, NULL,
+				       0, pool_add, &w);
+	w.by_napi = true;
+	if (!ret && w.nr_napi)
+		ret = genl_netdev_dump(fd[1], NETDEV_CMD_PAGE_POOL_GET, 0, NULL,
+				       0, pool_add, &w);
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
 	/* a kernel without CONFIG_PAGE_POOL has no such command */
-	return n == -EOPNOTSUPP ? 0 : n;
+	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 
 const char *xenv_xdp_feature_name(unsigned int bit)

@@ -119,21 +119,29 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 int xenv_xdp_features(int ifindex, __u64 *features, __u32 *zc_max_segs);
 
 /*
- * The page pools of ifindex (in this thread's namespace) as the netdev
- * family's page-pool-get dump lists them: how many, and of those the
- * ones their driver has let go of (a detach time) that still hold pages
- * out (inflight): a pool leaks while such pages never come back, and the
- * kernel says "stalled pool shutdown" after a minute.
+ * The page pools of side's interface as the netdev family's page-pool-get
+ * dump lists them: how many, the pages out (inflight) of those in use, and
+ * of those their driver has let go of (a detach time) the ones that still
+ * hold pages out (a pool leaks while such pages never come back; the
+ * kernel says "stalled pool shutdown" after a minute).  Only pools that
+ * name their netdev are listed at all.  A pool made before the interface
+ * moved into side's namespace is listed in the home namespace, under its
+ * loopback: it is found by the NAPI instance it names (netdev family
+ * napi-get), as long as it is in use.
  */
 struct xenv_pools {
-	__u32 pools;		/* of ifindex, in use or let go of */
+	__u32 pools;		/* the interface's, in use or let go of */
+	__u64 live_pages;	/* pages out of those in use */
 	__u32 held;		/* let go of, pages still out */
 	__u64 held_pages;	/* their pages out, in all */
 	__u64 first_id;		/* the first of those (its id) */
 };
 
-/* 0 (p filled; no pools at all without CONFIG_PAGE_POOL) or -errno */
-int xenv_pools_held(int ifindex, struct xenv_pools *p);
+/*
+ * 0 (p filled; no pools without CONFIG_PAGE_POOL) or -errno; the thread
+ * is in side's namespace after it
+ */
+int xenv_pools(struct xsk_env *env, int side, struct xenv_pools *p);
 
 /*
  * The name of the XDP feature of bit (NETDEV_XDP_ACT_*) as the netdev
