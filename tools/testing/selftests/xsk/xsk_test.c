@@ -1315,12 +1315,19 @@ FIXTURE_SETUP(nic)
 	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
 }
 
-FIXTURE_TEARDOWN(nic)
+/* The test's application (nic_app()), if it runs: killed and reaped */
+static void app_kill(struct _test_data_nic *self)
 {
 	if (self->app > 0) {
 		kill(self->app, SIGKILL);
 		waitpid(self->app, NULL, 0);
 	}
+	self->app = 0;
+}
+
+FIXTURE_TEARDOWN(nic)
+{
+	app_kill(self);
 	if (self->app_ctl >= 0)
 		close(self->app_ctl);
 	if (self->peer_fd >= 0)
@@ -2627,9 +2634,10 @@ static void nic_exact_both_ways(struct __test_metadata *_metadata,
  * page-pool-get lists them (xenv_pools(): only pools that name their
  * netdev, virtio-net's; not veth's or vmxnet3's, and igb has none).
  * nic_pools_before() takes the pages out of the pools in use before a
- * test, the peer's socket read empty.  nic_pools_returned() ends the test's application, socket and
- * program, reads the peer's socket empty again (the application's frames
- * wait there: it has 32 MiB), and then, POOL_WAIT_MS on at most:
+ * test, the peer's socket read empty.  nic_pools_returned() ends the
+ * test's application, socket and program, reads the peer's socket empty
+ * again (the application's frames wait there: it has 32 MiB), and then,
+ * POOL_WAIT_MS on at most:
  *
  * - no pool the driver let go of (a reset's) may still hold pages (those
  *   of frames in flight come back by then; the kernel's own "stalled pool
@@ -2676,11 +2684,7 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
 	struct xenv_pools p;
 	__u32 ring;
 
-	if (self->app > 0) {
-		kill(self->app, SIGKILL);
-		waitpid(self->app, NULL, 0);
-		self->app = 0;
-	}
+	app_kill(self);
 	xsk_port_close(self->port);
 	self->port = NULL;
 	if (self->attached) {
