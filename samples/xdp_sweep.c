@@ -36,12 +36,13 @@ struct config {
 	__u32 b_loop_k, b_spin_n;
 	const char *cmd[2];	/* run before each run of side A, B */
 	double level;		/* confidence level of the A/B report */
+	double tolerance;	/* the report's "no change" within, %; -1 none */
 	const char *b_opts;	/* B's options, parsed over A's */
 	bool actions_given, sizes_given, flows_given, full_given;
 	bool duration_given;
 	bool ab_opts_given;	/* an A/B option or --out: never in --b-opts */
 	bool out_made;		/* --out made by this run: removed if left empty */
-	bool b_given;		/* --b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd, --level */
+	bool b_given;		/* --b-loop ... --level, --tolerance */
 	bool loop_given, spin_given;	/* --loop, --spin (B's: in --b-opts) */
 	bool b_loop_given, b_spin_given;
 	char devs_buf[2 * IF_NAMESIZE + 2];	/* --devs: dev[] point here */
@@ -136,6 +137,9 @@ static const struct opt rows[] = {
 	  .flags = OPTS_ONCE },
 	{ SW_ROW(OPT_DOUBLE, "level", 0, level, "P", "confidence level of the report"),
 	  .dmin = 50, .dmax = 99.999 },
+	{ SW_ROW(OPT_DOUBLE, "tolerance", 0, tolerance, "PCT",
+		 "the report calls a change within PCT% of A's median \"no change\" (identical sides differ by up to about 2% here: Documentation/compare.rst)"),
+	  .dmin = 0, .dmax = 100, .def = "off" },
 	OPTS_HELP_END
 };
 
@@ -161,7 +165,7 @@ static int check_args(const struct config *cfg)
 		  "--stacks: no size up to 1514 in --sizes" :
 		  "--rxdrop: no size up to 1514 in --sizes" },
 		{ !cfg->ab && cfg->b_given,
-		  "--b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd and --level need --ab" },
+		  "--b-loop, --b-spin, --b-opts, --a-cmd, --b-cmd, --level and --tolerance need --ab" },
 		{ cfg->stacks && cfg->ab, "--stacks does not run A/B (--ab)" },
 		{ cfg->stacks && (s->dev[0] || s->count || s->icount),
 		  "--stacks runs on the own veth pair, timed: not with --devs, --count or --icount (--rxdrop does)" },
@@ -217,7 +221,8 @@ static int check_zerocopy(const struct sweep_cfg *s)
 
 /* The options of the A/B itself, and the output: A's alone */
 static const char *const ab_opts[] = { "ab", "b-loop", "b-spin", "a-cmd",
-				       "b-cmd", "b-opts", "level", "out" };
+				       "b-cmd", "b-opts", "level", "tolerance",
+				       "out" };
 
 static int parse_args(int argc, char **argv, struct config *cfg)
 {
@@ -417,7 +422,7 @@ int main(int argc, char **argv)
 	struct config side[2] = { {
 		.s = { .repeat = 5, .duration = 1, .warmup = 0.2 },
 		.out_dir = "results",
-		.level = 95,
+		.level = 95, .tolerance = -1,
 	} };
 	struct sweep_report_opts ro = { .sw = {} };
 	struct sweep_side *sw = ro.sw;
@@ -450,6 +455,7 @@ int main(int argc, char **argv)
 	ro.nsides = side[0].ab ? 2 : 1;
 	ro.plot = !side[0].no_plot;
 	ro.level = side[0].level;
+	ro.tolerance = side[0].tolerance;
 	for (sd = 0; sd < ro.nsides; sd++) {
 		sw[sd].cfg = &side[sd].s;
 		if (sweep_plan(&side[sd].s, !sd, &sw[sd].pts, &sw[sd].n,

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Interleaved A/B with xdp_sweep --ab: a program against itself is no
- * significant change; against itself with a large injected cost it is a
- * significant increase.  The report is taken at 99.9% so that the first
- * case fails by chance once in a thousand runs, not once in twenty.
+ * change; against itself with a large injected cost it is a significant
+ * increase.  Two identical sides are two veth pairs, and the one set up
+ * second measured dearer in 12 of 12 A/Bs here (+0.1% to +1.7%, once
+ * outside the 99.9% interval: CI of 2026-12-06), in 3 of 12 with the
+ * setup order swapped: an offset between the pairs, not chance, which no
+ * confidence level removes.  The first case therefore allows 3%
+ * (--tolerance), the second is about +50%.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +63,9 @@ TEST_F(ab, same_program_no_change)
 {
 	char path[256];
 
-	ASSERT_EQ(0, sweep(self, "")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "(no significant change)"))
+	ASSERT_EQ(0, sweep(self, "--tolerance 3")) TH_LOG("%s", self->out);
+	EXPECT_TRUE(strstr(self->out, "(no change: within 3%)") ||
+		    strstr(self->out, "(no significant change)"))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
 			       "1 point compared: 0 dearer, 0 cheaper, 1 no significant change"))

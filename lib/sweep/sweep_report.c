@@ -473,7 +473,7 @@ int sweep_report(const struct sweep_report_opts *o,
 	/* B differs from A on purpose (loop_k): --force, listed */
 	const struct cmp_opts co = {
 		.tool = "xdp_compare", .force = true, .level = o->level,
-		.tolerance = -1, .max_input = JR_MAX_INPUT,
+		.tolerance = o->tolerance, .max_input = JR_MAX_INPUT,
 	};
 	const bool ab = o->nsides == 2;
 	struct cmp_verdict v;

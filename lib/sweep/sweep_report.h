@@ -18,6 +18,7 @@ struct sweep_report_opts {
 	char base[SWEEP_BASE_LEN];	/* BASE.json, BASE-a.json, BASE.png, ... */
 	bool plot;
 	double level;			/* A/B: the comparison's */
+	double tolerance;		/* A/B: "no change" within, %; -1 none */
 };
 
 /*
