@@ -19,6 +19,10 @@
 # make exact-cost    the sweep in the VM under -icount: guest insns per packet
 # make kernel-ab     baseline and patched kernel, exact A/B report (BASE= SERIES=;
 #                    FUNCS=1: per-function counts, CACHE=1: and modelled L1 misses)
+# make release-ab    what a release cost XDP: the exact A/B of two pinned
+#                    upstream kernels, no series (A=7.2 B=7.3 by default;
+#                    FUNCS=1, PARALLEL=1: both boots at once,
+#                    KERNEL_CONFIG_BASE=debian: scripts/release-ab.sh)
 # make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
 # make series-prove  each kernel patch: its tests fail before it, pass with it
 # make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
@@ -88,7 +92,7 @@ SAMPLES := $(patsubst samples/%.c,%,$(filter-out %.bpf.c,$(wildcard samples/*.c)
 .PHONY: all deps selftests-framework selftests samples tests check check-sanitize run bench-peers compare clean help options-doc \
 	print-layers layer-probe \
 	kernel-deps kernel-tree patches series-check kernel vm-check \
-	exact-cost kernel-ab kernel-ab-test series-prove mutation-check plugin \
+	exact-cost kernel-ab release-ab kernel-ab-test series-prove mutation-check plugin \
 	upstream-check xdp-py-check driver-series-check
 
 all: selftests samples tests
@@ -338,6 +342,11 @@ exact-cost: kernel-deps kernel all plugin
 kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all plugin
 	@scripts/kernel-ab.sh $(if $(BASE),--base "$(BASE)") \
 		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS) \
+		$(if $(EXACT_TIMEOUT),--timeout $(EXACT_TIMEOUT))
+
+release-ab: kernel-deps all plugin
+	@scripts/release-ab.sh $(if $(A),--a "$(A)") $(if $(B),--b "$(B)") \
+		--tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS) $(if $(PARALLEL),--parallel) \
 		$(if $(EXACT_TIMEOUT),--timeout $(EXACT_TIMEOUT))
 
 # The QEMU TCG plugin of the per-function counts, against the plugin API

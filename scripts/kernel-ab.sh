@@ -19,6 +19,8 @@
 #   --base-image IMG, --series-image IMG  bzImages built already: no build
 #                    (both or neither; scripts/mutation-check.sh uses them)
 #   --out DIR        results and the report (default build/kernel-ab)
+#   --title TEXT     what the report's first line names B and A by
+#                    (default: the trees, or the images)
 #   --tolerance PCT  a change within PCT% of A is "no change" (default
 #                    0.1, the spread measured here; Documentation/exact_cost.rst)
 #   --funcs          per path, also the functions that moved (the QEMU
@@ -27,6 +29,8 @@
 #                    insns/pkt in the window (spread 0.40): igb_clean_rx_irq
 #                    +30.10, ..."
 #   --cache          --funcs, and the plugin's modelled L1d/L1i misses
+#   --parallel       boot A and B at once (two host CPUs: the guests'
+#                    instruction counts do not depend on the host's load)
 #   --timeout SEC    kill a guest that has not finished (scripts/exact-cost.sh's
 #                    --timeout, default 1800; a larger EXACT_* matrix, or a
 #                    kernel slower under TCG, may need more)
@@ -36,7 +40,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-pin.sh"
 base="" series="" out=$(kernel_dir kernel-ab) tolerance=0.1 kdir=$kernel_tree
-base_image="" series_image="" funcs=() timeout=()
+base_image="" series_image="" funcs=() timeout=() title="" parallel=0
 
 . "$top/scripts/lib/common.sh"
 
@@ -45,12 +49,14 @@ while [ $# -gt 0 ]; do
 	--base) base=${2:?--base needs a tree}; shift 2 ;;
 	--series) series=${2:?--series needs a tree}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	--title) title=${2:?--title needs a text}; shift 2 ;;
 	--kernel-dir) kdir=${2:?--kernel-dir needs a directory}; shift 2 ;;
 	--base-image) base_image=${2:?--base-image needs a bzImage}; shift 2 ;;
 	--series-image) series_image=${2:?--series-image needs a bzImage}; shift 2 ;;
 	--tolerance) tolerance=${2:?--tolerance needs a percentage}; shift 2 ;;
 	--funcs) funcs=(--funcs); shift ;;
 	--cache) funcs=(--cache); shift ;;
+	--parallel) parallel=1; shift ;;
 	--timeout) want_whole "${2:-}" "--timeout '${2:-}' is not a number of seconds"
 		   [ "$2" -gt 0 ] || die "--timeout '$2' is not a number of seconds"
 		   timeout=(--timeout "$2"); shift 2 ;;
@@ -119,25 +125,51 @@ if [ -z "$base_image" ]; then
 fi
 built=$(date +%s)
 
+# The pairs either side has a result of (EXACT_PAIRS): veth first, then
+# each NIC model at full speed and paced
+pairs() {
+	local f
+
+	for f in "$out"/a/a-*.json "$out"/b/b-*.json; do
+		[ -f "$f" ] || continue
+		f=${f##*/}
+		f=${f#?-}
+		echo "${f%.json}"
+	done | sort -u |
+		awk '$0 == "veth" { print; next } { rest[++n] = $0 }
+		     END { for (i = 1; i <= n; i++) print rest[i] }'
+}
+
 rm -f "$out"/a-*.json "$out"/b-*.json
-"$top/scripts/exact-cost.sh" "${funcs[@]}" "${timeout[@]}" --kernel "$kernel_a" \
-	--out "$out/a" a > "$out/a-functions.txt"
-"$top/scripts/exact-cost.sh" "${funcs[@]}" "${timeout[@]}" --kernel "$kernel_b" \
-	--out "$out/b" b > "$out/b-functions.txt"
+side() {	# NAME IMAGE
+	"$top/scripts/exact-cost.sh" "${funcs[@]}" "${timeout[@]}" --kernel "$2" \
+		--out "$out/$1" "$1" > "$out/$1-functions.txt"
+}
+if [ "$parallel" = 1 ]; then
+	side a "$kernel_a" & pid_a=$!
+	side b "$kernel_b" & pid_b=$!
+	trap 'kill "$pid_a" "$pid_b" 2>/dev/null' EXIT
+	st_a=0 st_b=0
+	wait "$pid_a" || st_a=$?
+	wait "$pid_b" || st_b=$?
+	trap - EXIT
+	[ "$st_a" -eq 0 ] || die "A's exact-cost run failed ($out/a/vm.log)"
+	[ "$st_b" -eq 0 ] || die "B's exact-cost run failed ($out/b/vm.log)"
+else
+	side a "$kernel_a"
+	side b "$kernel_b"
+fi
 
 {
-	echo "Exact cost, B (${series:-kernel/ HEAD}) against A (${base:-kernel/ tag baseline}):"
+	echo "Exact cost, ${title:-B (${series:-kernel/ HEAD}) against A (${base:-kernel/ tag baseline})}:"
 	echo "guest instructions per packet under QEMU -icount shift=0 (TCG), NET_RX softirq"
 	echo "time of the receive path; not cycles (Documentation/exact_cost.rst)"
-	for pair in veth igb igb-paced; do
-		# a pair left out of EXACT_PAIRS
-		[ -f "$out/a/a-$pair.json" ] || [ -f "$out/b/b-$pair.json" ] ||
-			continue
+	for pair in $(pairs); do
 		echo
 		case "$pair" in
-		igb-paced) echo "== igb pair, paced: one frame per NAPI poll, an added cost is additive ==" ;;
-		igb) echo "== igb pair, full speed: batching included, not additive ==" ;;
-		*) echo "== $pair pair ==" ;;
+		veth) echo "== veth pair ==" ;;
+		*-paced) echo "== ${pair%-paced} pair, paced: one frame per NAPI poll, an added cost is additive ==" ;;
+		*) echo "== $pair pair, full speed: batching included, not additive ==" ;;
 		esac
 		"$top/build/bin/xdp_compare" --tolerance "$tolerance" \
 			"$out/a/a-$pair.json" "$out/b/b-$pair.json" ||
