@@ -22,7 +22,8 @@
 # make release-ab    what a release cost XDP: the exact A/B of two pinned
 #                    upstream kernels, no series (A=7.2 B=7.3 by default;
 #                    FUNCS=1, PARALLEL=1: both boots at once,
-#                    KERNEL_CONFIG_BASE=debian: scripts/release-ab.sh)
+#                    RELEASE_AB_BASES="tiny debian": both configurations;
+#                    scripts/release-ab.sh)
 # make kernel-ab-test  the exact A/B's own test (two boots, 7-12 minutes)
 # make series-prove  each kernel patch: its tests fail before it, pass with it
 # make mutation-check  re-introduced driver bugs (tests/mutants/), each caught
@@ -344,10 +345,16 @@ kernel-ab: kernel-deps $(if $(and $(BASE),$(SERIES)),,kernel-tree) all plugin
 		$(if $(SERIES),--series "$(SERIES)") --tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS) \
 		$(if $(EXACT_TIMEOUT),--timeout $(EXACT_TIMEOUT))
 
+# RELEASE_AB_BASES="tiny debian": both kernel configurations, one after the
+# other (default: KERNEL_CONFIG_BASE's, else tiny)
+RELEASE_AB_BASES ?= $(or $(KERNEL_CONFIG_BASE),tiny)
 release-ab: kernel-deps all plugin
-	@scripts/release-ab.sh $(if $(A),--a "$(A)") $(if $(B),--b "$(B)") \
-		--tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS) $(if $(PARALLEL),--parallel) \
-		$(if $(EXACT_TIMEOUT),--timeout $(EXACT_TIMEOUT))
+	@for base in $(RELEASE_AB_BASES); do \
+		KERNEL_CONFIG_BASE=$$base scripts/release-ab.sh \
+			$(if $(A),--a "$(A)") $(if $(B),--b "$(B)") \
+			--tolerance $(TOLERANCE) $(EXACT_FUNCS_OPTS) $(if $(PARALLEL),--parallel) \
+			$(if $(EXACT_TIMEOUT),--timeout $(EXACT_TIMEOUT)) || exit 1; \
+	done
 
 # The QEMU TCG plugin of the per-function counts, against the plugin API
 # header of the installed QEMU's own Debian source package
