@@ -78,17 +78,7 @@ build() {	# TREE OUT
 # The baseline of kernel/: the tag, built in kernel/ itself (so that ccache
 # hits the objects of earlier builds: they are keyed by the source path)
 build_tag() {	# OUT
-	local k=$kdir back
-	git -C "$k" rev-parse -q --verify baseline >/dev/null ||
-		die "kernel/ has no tag baseline (make kernel-tree)"
-	[ -z "$(git -C "$k" status --porcelain)" ] ||
-		die "kernel/ has uncommitted changes: commit them (or give --base)"
-	back=$(git -C "$k" symbolic-ref -q --short HEAD || git -C "$k" rev-parse HEAD)
-	git -C "$k" checkout -q baseline
-	trap 'git -C "$k" checkout -q "$back"' EXIT
-	build "$k" "$1"
-	git -C "$k" checkout -q "$back"
-	trap - EXIT
+	at_baseline "$kdir" --hint "commit them (or give --base)" build "$kdir" "$1"
 }
 
 if [ -n "$base_image$series_image" ] &&

@@ -35,8 +35,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib/common.sh"
 die_status=2	# bad usage, until the options are taken
 
-usage() { sed -n '4,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-
 def=$(. "$top/KERNEL_PIN" && echo "${KERNEL_PKG#linux-source-}")
 va=$def vb=7.3 out="" build_only=0 kab=() timeout=(--timeout 3600)
 while [ $# -gt 0 ]; do
@@ -57,47 +55,36 @@ while [ $# -gt 0 ]; do
 done
 [ "$va" != "$vb" ] || die "--a and --b are both $va: nothing to compare"
 
-# VERSION: the pin's work tree, its baseline build directory, its package
+# VERSION: the pin's work tree, its baseline build directory, its package,
+# the build directories' suffix (KERNEL_CONFIG_BASE, KERNEL_DEBUG)
 pin_of() {
 	env -u KERNEL_PIN_FILE KERNEL="$1" bash -c '
 		top=$1
 		. "$top/scripts/kernel-pin.sh" || exit 1
 		echo "$kernel_tree"
 		kernel_dir kbuild-base
-		echo "$KERNEL_PKG $KERNEL_PKG_VERSION"' sh "$top"
+		echo "$KERNEL_PKG $KERNEL_PKG_VERSION"
+		echo "$kernel_bsfx"' sh "$top"
 }
 
 # VERSION TREE OUT: the tree made if missing, built at its tag baseline
 build_at_baseline() {
-	local v=$1 k=$2 o=$3 back
-
-	if [ ! -d "$k/.git" ]; then
-		say "$v: no work tree $k: making it (scripts/kernel-tree.sh)"
-		env -u KERNEL_PIN_FILE KERNEL="$v" "$top/scripts/kernel-tree.sh" ||
-			die "making the work tree of $v failed"
+	if [ ! -d "$2/.git" ]; then
+		say "$1: no work tree $2: making it (scripts/kernel-tree.sh)"
+		env -u KERNEL_PIN_FILE KERNEL="$1" "$top/scripts/kernel-tree.sh" ||
+			die "making the work tree of $1 failed"
 	fi
-	git -C "$k" rev-parse -q --verify baseline >/dev/null ||
-		die "$k has no tag baseline (make KERNEL=$v kernel-tree)"
-	[ -z "$(git -C "$k" status --porcelain)" ] ||
-		die "$k has uncommitted changes: commit them first"
-	back=$(git -C "$k" symbolic-ref -q --short HEAD || git -C "$k" rev-parse HEAD)
-	git -C "$k" checkout -q baseline
-	trap 'git -C "$k" checkout -q "$back"' EXIT
-	env -u KERNEL_PIN_FILE KERNEL="$v" JOBS="${JOBS:-$(nproc)}" \
-		"$top/scripts/kernel-build.sh" "$k" "$o" ||
-		die "building $v ($k at baseline) failed"
-	git -C "$k" checkout -q "$back"
-	trap - EXIT
+	at_baseline "$2" env -u KERNEL_PIN_FILE KERNEL="$1" JOBS="${JOBS:-$(nproc)}" \
+		"$top/scripts/kernel-build.sh" "$2" "$3" ||
+		die "building $1 ($2 at baseline) failed"
 }
 
 mapfile -t pa < <(pin_of "$va")
 mapfile -t pb < <(pin_of "$vb")
-[ ${#pa[@]} -eq 3 ] || die "--a $va: no pin of that version"
-[ ${#pb[@]} -eq 3 ] || die "--b $vb: no pin of that version"
+[ ${#pa[@]} -ge 3 ] || die "--a $va: no pin of that version"
+[ ${#pb[@]} -ge 3 ] || die "--b $vb: no pin of that version"
 die_status=1
-sfx=""
-[ "${KERNEL_CONFIG_BASE:-tiny}" = debian ] && sfx+=-debian
-[ "${KERNEL_DEBUG:-0}" = 1 ] && sfx+=-debug
+sfx=${pa[3]:-}
 out=${out:-$top/build/release-ab-$va-$vb$sfx}
 
 start=$(date +%s)

@@ -86,15 +86,7 @@ tree_at_baseline() {	# DIR
 # The baseline of kernel/, built in kernel/ itself (ccache hits the objects
 # of earlier builds: they are keyed by the path under the project)
 build_tag() {	# OUT
-	local back
-	[ -z "$(git -C "$kernel" status --porcelain)" ] ||
-		die "kernel/ has uncommitted changes: commit them first"
-	back=$(git -C "$kernel" symbolic-ref -q --short HEAD || git -C "$kernel" rev-parse HEAD)
-	git -C "$kernel" checkout -q baseline
-	trap 'git -C "$kernel" checkout -q "$back"' EXIT
-	"$top/scripts/kernel-build.sh" "$kernel" "$1"
-	git -C "$kernel" checkout -q "$back"
-	trap - EXIT
+	at_baseline "$kernel" "$top/scripts/kernel-build.sh" "$kernel" "$1"
 }
 
 if [ $build -eq 1 ]; then

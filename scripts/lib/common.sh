@@ -22,6 +22,11 @@
 #   apt_install_missing PKG...  apt-get install those of PKG... not
 #                       installed (say which; die unless root); no apt call
 #                       at all when every one is there
+#   at_baseline TREE [--hint TEXT] CMD...  run CMD with the kernel work
+#                       tree TREE checked out at its tag baseline, and back
+#                       after (also when CMD or the script dies); die when
+#                       TREE has no tag baseline or uncommitted changes
+#                       ("commit them first", or TEXT); CMD's status
 #
 # An option's loop stays in the script (a case per option, so --help and
 # the loop read side by side); "unknown argument" is said the same way by
@@ -57,4 +62,26 @@ apt_install_missing() {
 	DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
 		--no-install-recommends "${missing[@]}" >&2 ||
 		die "apt-get install ${missing[*]} failed"
+}
+
+at_baseline() {
+	local k=$1 hint="commit them first" back st=0
+
+	shift
+	if [ "${1:-}" = --hint ]; then
+		hint=$2
+		shift 2
+	fi
+	git -C "$k" rev-parse -q --verify baseline >/dev/null ||
+		die "$k has no tag baseline (make kernel-tree)"
+	[ -z "$(git -C "$k" status --porcelain)" ] ||
+		die "$k has uncommitted changes: $hint"
+	back=$(git -C "$k" symbolic-ref -q --short HEAD || git -C "$k" rev-parse HEAD)
+	git -C "$k" checkout -q baseline
+	# shellcheck disable=SC2064	# the tree and the ref now, not at exit
+	trap "git -C $(printf %q "$k") checkout -q $(printf %q "$back")" EXIT
+	"$@" || st=$?
+	git -C "$k" checkout -q "$back"
+	trap - EXIT
+	return "$st"
 }
