@@ -309,8 +309,9 @@ kernel-tree: kernel-deps
 patches: kernel-tree
 	@scripts/kernel-patches.sh
 
+# SUBMISSION=iwl-net (or iwl-next, selftests): that one alone, on its base
 series-check: kernel-tree
-	@scripts/kernel-series-check.sh
+	@scripts/kernel-series-check.sh $(SUBMISSION)
 
 kernel: kernel-tree
 	@scripts/kernel-build.sh
@@ -325,8 +326,12 @@ else
 VM_TIMEOUT ?= 1800
 endif
 VM_OPTS ?= --icount
-vm-check: kernel selftests
-	@scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" -- scripts/vm-selftests.sh
+# SUBMISSION=NAME: on the kernel of kernel/ as far as that submission
+# (scripts/submission-kernel.sh), the suite as the project has it
+vm-check: $(if $(SUBMISSION),kernel-tree,kernel) selftests
+	@img=$(if $(SUBMISSION),$$(scripts/submission-kernel.sh $(SUBMISSION)),) && \
+		scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" \
+		$${img:+--kernel "$$img"} -- scripts/vm-selftests.sh
 
 # Exact per-packet cost: guest instructions under QEMU -icount shift=0
 # (Documentation/exact_cost.rst).  kernel-ab builds the baseline (kernel/ at
@@ -376,7 +381,7 @@ $(BUILD)/plugin/%.so: plugin/%.c $(PLUGIN_API)/qemu/qemu-plugin.h
 # fail on the tree before it and pass with it; a "no-change" patch gets
 # its exact A/B (Documentation/kernel_pipeline.rst)
 series-prove: kernel-deps kernel-tree selftests all
-	@scripts/series-prove.sh $(SERIES_PROVE_OPTS)
+	@scripts/series-prove.sh $(if $(SUBMISSION),--submission $(SUBMISSION)) $(SERIES_PROVE_OPTS)
 
 # The suite's strength: each mutant of tests/mutants/ (a known driver bug
 # re-introduced) applied to kernel/, built, booted, caught by a test or

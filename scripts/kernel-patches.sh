@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-patches.sh - regenerate patches/ from kernel/:
+# kernel-patches.sh - regenerate the project's submissions in patches/
+# (scripts/lib/series.sh: iwl-net, iwl-next, selftests) from kernel/:
 #
 #   1. the kernel work: every commit of kernel/ after the `baseline` tag,
-#      except the ones this script generates (recognised by subject);
+#      except the ones this script generates (recognised by subject) and
+#      the driver fix series; its author and sign-off become those of
+#      whoever runs this (git config user.name and user.email), who posts
+#      the series and signs it;
 #   2. generated from the project's own files, so that the series alone adds
 #      them to a kernel tree: the selftests (tools/testing/selftests/xsk/,
 #      its TARGETS line, a MAINTAINERS entry), in the parts below, one
@@ -18,12 +22,17 @@
 # Generated commits are those whose subject begins with "selftests: xsk: "
 # and the documentation's; the kernel work has none of those.
 #
-# kernel/ is rebuilt as baseline + (1) + (2), then written out with
-# `git format-patch --cover-letter --base=baseline --zero-commit`.  The cover
-# letter takes its subject and text from patches/cover-letter.in and is
-# saved as 0000-cover-letter.txt (not .patch: `git am patches/*.patch`
-# would stop at a patch without a diff).  Then the series is checked
-# (scripts/kernel-series-check.sh, without the bisect build).
+# kernel/ is rebuilt as baseline + (1) + (2), then written out, one
+# submission a directory, with `git format-patch --cover-letter
+# --base=baseline --zero-commit`: patches/iwl-net/ the commits of (1) with
+# a Fixes: tag, which must come first; patches/iwl-next/ the rest of (1),
+# with the iwl-net patches as prerequisites; patches/selftests/ (2),
+# written from a work tree of the baseline with (2) alone.  Each cover
+# letter takes its subject and text from its directory's cover-letter.in
+# and is saved as 0000-cover-letter.txt (not .patch: `git am
+# patches/NAME/*.patch` would stop at a patch without a diff).  Then the
+# submissions are checked (scripts/kernel-series-check.sh, without the
+# bisect build).
 set -Eeuo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,7 +65,10 @@ k() { git -C "$tree" "$@"; }
 	die "no kernel/ work tree: run \`make kernel-tree\` first"
 [ -z "$(k status --porcelain --untracked-files=no)" ] ||
 	die "kernel/ has uncommitted changes: commit them (they are the series) or stash them"
-[ -f "$out/cover-letter.in" ] || die "patches/cover-letter.in is missing (subject and text of the cover letter)"
+for s in $submissions; do
+	[ -f "$out/$s/cover-letter.in" ] ||
+		die "patches/$s/cover-letter.in is missing (subject and text of the cover letter)"
+done
 
 name=$(git -C "$top" config user.name) || die "set git user.name in the project"
 email=$(git -C "$top" config user.email) || die "set git user.email in the project"
@@ -82,7 +94,7 @@ commit_generated() {	# SUBJECT DATE BODY-FILE PATHS...
 		return 0
 	fi
 	GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
-		k commit -q -F - <<-EOF
+		k commit -q --author="$name <$email>" -F - <<-EOF
 	$subj
 
 	$(cat "$body")
@@ -111,11 +123,17 @@ trap restore ERR
 
 k checkout -q --detach baseline
 for c in "${work[@]}"; do
-	# same author, date and parent as before: the same commit again
-	GIT_COMMITTER_DATE=$(k log -1 --format=%cI "$c") \
-	GIT_COMMITTER_NAME=$(k log -1 --format=%cn "$c") \
-	GIT_COMMITTER_EMAIL=$(k log -1 --format=%ce "$c") \
-		k cherry-pick --allow-empty "$c" >/dev/null
+	# same dates and parent as before, and the poster as author with
+	# their sign-off alone: the same commit again when nothing changed
+	export GIT_COMMITTER_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+	GIT_COMMITTER_DATE=$(k log -1 --format=%cI "$c")
+	GIT_COMMITTER_NAME=$(k log -1 --format=%cn "$c")
+	GIT_COMMITTER_EMAIL=$(k log -1 --format=%ce "$c")
+	k cherry-pick --allow-empty "$c" >/dev/null
+	k log -1 --format=%B | grep -v '^Signed-off-by: ' | git stripspace |
+		git interpret-trailers --trailer "$sob" |
+		k commit -q --amend --allow-empty --author="$name <$email>" -F -
+	unset GIT_COMMITTER_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 done
 
 tmp=$(mktemp -d)
@@ -223,9 +241,9 @@ EOF
 Add the tests of frames longer than one Rx buffer where the program
 cannot take them whole, on XSK_DEVS: a program without frags support, a
 legacy-rx ring, and a zero-copy socket each receive frames over one
-buffer from a peer at MTU 9000.  Such frames are dropped whole and counted
-in rx_queue_N_xdp_long_drops, never seen in parts; the MTU changes that
-would allow them are refused.
+buffer from a peer at MTU 9000.  Such frames never reach the program, the
+stack or the socket, whole or in parts, and are not counted as received;
+the MTU changes that would allow them are refused.
 EOF
 		;;
 	*) die "part_body: no message for part $1" ;;
@@ -288,11 +306,35 @@ commit_generated "$subj_docs" "$(gen_date "$doc")" "$tmp/docs" \
 trap - ERR
 k checkout -q -B "$branch"
 
-# 3. the series
-n=$(k rev-list --count baseline..HEAD)
-subject=$(sed -n '1p' "$out/cover-letter.in")
-series_write "$tree" "$out"
-say "patches/ has $n patches and a cover letter (\"$subject\")"
+# 3. the submissions: iwl-net, the work's commits with a Fixes: tag, all
+# before the others; iwl-next, the rest of the work; the selftests and
+# their documentation, from a work tree of the baseline with them alone
+mapfile -t mine < <(k rev-list --reverse baseline..HEAD)
+nwork=${#work[@]}
+nnet=0
+for ((i = 0; i < nwork; i++)); do
+	k log -1 --format=%B "${mine[i]}" | grep -q '^Fixes: ' || continue
+	[ "$nnet" -eq "$i" ] ||
+		die "$(k log -1 --format=%s "${mine[i]}"): a fix (Fixes:) after a commit without one; the fixes (iwl-net) come first"
+	nnet=$((i + 1))
+done
+[ "$nnet" -gt 0 ] && [ "$nnet" -lt "$nwork" ] ||
+	die "the kernel work needs fixes (Fixes:) first and then the rest: $nnet of $nwork commits are fixes"
+net_tip=${mine[nnet - 1]}
+work_tip=${mine[nwork - 1]}
+series_write "$tree" "$out/iwl-net" "$(submission_prefix iwl-net)" "baseline..$net_tip"
+series_write "$tree" "$out/iwl-next" "$(submission_prefix iwl-next)" "$net_tip..$work_tip"
+swt=$(kernel_dir selftests-submission)
+git -C "$tree" worktree remove --force "$swt" 2>/dev/null || rm -rf "$swt"
+git -C "$tree" worktree prune
+git -C "$tree" worktree add -q --detach "$swt" baseline
+git -C "$swt" cherry-pick "$work_tip..$(k rev-parse HEAD)" >/dev/null ||
+	die "the selftests do not apply on the baseline alone (see $swt)"
+series_write "$swt" "$out/selftests" "$(submission_prefix selftests)"
+git -C "$tree" worktree remove --force "$swt"
+for s in $submissions; do
+	say "patches/$s/ has $(submission_patches "$s" | wc -l) patches and a cover letter (\"$(sed -n 1p "$out/$s/cover-letter.in")\")"
+done
 k log --oneline baseline..HEAD >&2
 
 # 4. the driver fix series on top, as kernel-tree.sh puts them

@@ -3,9 +3,10 @@
 #
 # kernel-tree.sh - make kernel/, the patched kernel work tree: the pinned
 # baseline source (KERNEL_PIN, or KERNEL_SRC=/path/to/linux) as the first
-# commit of a git repository, tagged `baseline`, then patches/*.patch applied
-# with `git am`, and after them the driver fix series (patches/DRIVER/*.patch,
-# each its own submission: scripts/lib/series.sh).  For another pin (KERNEL=7.3, scripts/kernel-pin.sh) the
+# commit of a git repository, tagged `baseline`, then the project's
+# submissions applied with `git am` (patches/iwl-net/, patches/iwl-next/,
+# patches/selftests/: scripts/lib/series.sh), and after them the driver fix
+# series (patches/DRIVER/, each its own submission).  For another pin (KERNEL=7.3, scripts/kernel-pin.sh) the
 # tree is kernel-7.3/ and everything below about kernel/ holds for it.
 #
 # Kernel work is done as commits in kernel/ and saved with `make patches`.
@@ -26,13 +27,10 @@ k=${tree#$top/}/
 
 "$top/scripts/kernel-deps.sh"
 
-shopt -s nullglob
-patches=("$top"/patches/*.patch)
-shopt -u nullglob
-# The cover letter (0000-*) carries no diff: git am would stop on it
+# The cover letters (0000-*) carry no diff: git am would stop on them
 series=()
-for p in "${patches[@]}"; do
-	case "$(basename "$p")" in 0000-*) ;; *) series+=("$p") ;; esac
+for s in $submissions; do
+	mapfile -t -O "${#series[@]}" series < <(submission_patches "$s")
 done
 # then the driver fix series, each in patches/DRIVER/ (scripts/lib/series.sh)
 for d in $driver_series; do

@@ -9,7 +9,9 @@
 # --icount --nics) and run the tests the patch names in
 # scripts/series-prove.map.  Each named test must fail before and pass
 # after (a skip is neither; a test cut short by a kernel BUG, Oops or
-# panic in the guest's console fails, with the splat's first line); the
+# panic in the guest's console fails, with the splat's first line); a
+# test named +TEST in the map must skip before (the patch gives the device
+# what it needs: the skip names what it lacks) and pass after; the
 # report has one line per patch:
 #
 #   1/4 igb: drop Rx frames ...: long_rx.dev.linear_prog_dropped fail
@@ -34,6 +36,9 @@
 #   --map FILE        subject|tests map (default scripts/series-prove.map)
 #   --out DIR         images, TAP and the report (default build/prove)
 #   --no-ab           skip the exact A/B of "no-change" patches
+#   --submission NAME only the patches of one submission (iwl-net,
+#                     iwl-next, or a driver fix series such as vmxnet3),
+#                     on the trees of kernel/ before and with each
 # The trees are built one after the other into one build directory, so
 # each build after the first is incremental.
 set -euo pipefail
@@ -41,9 +46,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-pin.sh"
 kdir=$kernel_tree map="$top/scripts/series-prove.map"
-out=$(kernel_dir prove) ab=1
+out=$(kernel_dir prove) ab=1 sub=
 
 . "$top/scripts/lib/common.sh"
+. "$top/scripts/lib/series.sh"
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -51,12 +57,13 @@ while [ $# -gt 0 ]; do
 	--map) map=${2:?--map needs a file}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--no-ab) ab=0; shift ;;
+	--submission) sub=${2:?--submission needs a name}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 
-[ -d "$kdir/.git" ] || die "$kdir is not a kernel work tree (make kernel-tree)"
+[ -e "$kdir/.git" ] || die "$kdir is not a kernel work tree (make kernel-tree)"
 [ -f "$map" ] || die "no map $map"
 suite="$top/build/selftests/xsk/xsk_test"
 [ -x "$suite" ] || die "$suite missing (make selftests)"
@@ -69,6 +76,32 @@ mapfile -t commits < <(git -C "$kdir" log --reverse --format='%H %s' baseline..H
 		-e '^[0-9a-f]* Documentation: networking: describe the AF_XDP selftests$')
 n=${#commits[@]}
 [ "$n" -gt 0 ] || die "no kernel commits after baseline in $kdir"
+
+# The patches judged, first..last (all, or one submission's: kernel/ has
+# the kernel commits of the submissions, then each driver series, in the
+# order of scripts/lib/series.sh)
+first=1 last=$n
+if [ -n "$sub" ]; then
+	at=0 found=0
+	for s in $submissions $driver_series; do
+		[ "$s" = selftests ] && continue
+		if [ "$s" = iwl-net ] || [ "$s" = iwl-next ]; then
+			cnt=$(submission_patches "$s" | wc -l)
+		else
+			cnt=$(find "$top/patches/$s" -name '0*.patch' ! -name '0000-*' | wc -l)
+		fi
+		if [ "$s" = "$sub" ]; then
+			first=$((at + 1)) last=$((at + cnt)) found=1
+			break
+		fi
+		at=$((at + cnt))
+	done
+	[ "$sub" != selftests ] ||
+		die "the selftests submission has no kernel patch: its tests prove the others"
+	[ $found -eq 1 ] || die "no submission $sub (iwl-net, iwl-next, $driver_series)"
+	[ "$last" -le "$n" ] && [ "$first" -le "$last" ] ||
+		die "$kdir does not have the patches of $sub ($first..$last of $n kernel commits)"
+fi
 
 tests_of() {	# SUBJECT: the map's tests, or nothing
 	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print $2; exit }' "$map"
@@ -120,11 +153,11 @@ build() {	# INDEX COMMIT [FRAGMENT]: img-INDEX, or img-INDEX-NAME with FRAGMENT
 	fi
 }
 build 0 baseline
-for i in $(seq 1 "$n"); do
+for i in $(seq 1 "$last"); do
 	build "$i" "${commits[i-1]%% *}"
 done
 # the trees before and after each patch whose map line names a fragment
-for i in $(seq 1 "$n"); do
+for i in $(seq "$first" "$last"); do
 	f=$(frag_of "${commits[i-1]#* }")
 	[ -n "$f" ] || continue
 	build $((i - 1)) "$([ "$i" -gt 1 ] && echo "${commits[i-2]%% *}" || echo baseline)" "$f"
@@ -177,7 +210,7 @@ splat='kernel BUG at|Oops:|Kernel panic|BUG: '
 bad=0
 report="$out/report.txt"
 : >"$report"
-for i in $(seq 1 "$n"); do
+for i in $(seq "$first" "$last"); do
 	subj=${commits[i-1]#* }
 	tests=$(tests_of "$subj")
 	if [ "$tests" = no-change ]; then
@@ -199,19 +232,24 @@ for i in $(seq 1 "$n"); do
 	f=$(frag_of "$subj")
 	sfx=${f:+-$(basename "$f" .config)}
 	# shellcheck disable=SC2086
-	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" $tests
+	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" ${tests//+/}
 	# shellcheck disable=SC2086
-	run "$i-after" "$out/img-$i$sfx" "$model" $tests
+	run "$i-after" "$out/img-$i$sfx" "$model" ${tests//+/}
 	for t in $tests; do
+		# +TEST: the patch gives the device what TEST needs (it skips
+		# before, naming what the device lacks) and TEST passes after
+		want=fail
+		case $t in +*) want=skip t=${t#+} ;; esac
 		before=$(verdict "$out/$i-before.txt" "$t")
 		after=$(verdict "$out/$i-after.txt" "$t")
 		# the first failed expectation, else the first message
 		how=$({ grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/$i-before.txt"
 			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/$i-before.txt"
+			grep -E "^ok [0-9]+ $t # SKIP" "$out/$i-before.txt" | sed 's/.*# SKIP/SKIP/'
 			grep -E "$splat" "$out/$i-before.txt"; } |
 		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
-		if [ "$before" = fail ] && [ "$after" = ok ]; then
-			echo "$i/$n $subj: $t fail before (${how:-no message}), pass after" | tee -a "$report"
+		if [ "$before" = "$want" ] && [ "$after" = ok ]; then
+			echo "$i/$n $subj: $t $want before (${how:-no message}), pass after" | tee -a "$report"
 		else
 			echo "$i/$n $subj: $t: before $before, after $after: NOT SHOWN" | tee -a "$report"
 			bad=1

@@ -6,9 +6,11 @@
 # and kernel-series-check.sh for patches/, xdp-py-check.sh for
 # patches/xdp-py/).
 #
-#   series_write TREE DIR [PREFIX]
-#       DIR's patches and cover letter anew from TREE's commits after its
-#       tag baseline (git format-patch --zero-commit --base=baseline): the
+#   series_write TREE DIR [PREFIX [RANGE]]
+#       DIR's patches and cover letter anew from TREE's commits of RANGE
+#       (default baseline..HEAD; git format-patch --zero-commit
+#       --base=baseline, which names the commits between the baseline and
+#       RANGE's start as prerequisite patches): the
 #       cover letter's subject is DIR/cover-letter.in's first line, its
 #       text the rest, and its date the last patch's, so that an
 #       unchanged series is written again byte for byte; the patches and
@@ -28,12 +30,60 @@
 #       removed), with the PATCHes applied by git am, on their own; dies
 #       naming WHAT when they do not apply, WT at the baseline.
 #
+#   submissions
+#       the project's own series, each a submission in patches/NAME/, in
+#       the order a kernel tree gets them (kernel-patches.sh writes them
+#       from kernel/, kernel-series-check.sh checks each on its base):
+#         iwl-net    the igb fixes: the kernel work's first commits, those
+#                    with a Fixes: tag; on the baseline
+#         iwl-next   the rest of the igb work; on the baseline with iwl-net
+#         selftests  tools/testing/selftests/xsk and its documentation
+#                    (kernel-patches.sh generates them), for net-next; on
+#                    the baseline alone
+#   submission_prefix NAME
+#       its subjects' prefix, with the tree and the version
+#   submission_deps NAME
+#       the submissions NAME applies on top of, in order (may be none)
+#   submission_patches NAME
+#       its patch files, in order, without the cover letter (may be none)
+#
 #   driver_series
 #       the driver fix series, each its own submission in patches/DRIVER/
 #       (git am-able on the baseline alone, subjects "DRIVER: ...", for
 #       the net tree: "[PATCH net]"): the
-#       test kernel (kernel/) has them after patches/ (kernel-tree.sh,
+#       test kernel (kernel/) has them after the submissions (kernel-tree.sh,
 #       kernel-patches.sh); scripts/driver-series-check.sh checks each.
+
+submissions="iwl-net iwl-next selftests"
+series_version=3
+# A netdev series has at most this many patches
+series_max=15
+
+submission_prefix() {
+	case $1 in
+	iwl-net|iwl-next) echo "PATCH $1 v$series_version" ;;
+	selftests) echo "PATCH net-next v$series_version" ;;
+	*) die "no submission $1 (submissions: $submissions)" ;;
+	esac
+}
+
+submission_deps() {
+	case $1 in
+	iwl-next) echo iwl-net ;;
+	iwl-net|selftests) ;;
+	*) die "no submission $1 (submissions: $submissions)" ;;
+	esac
+}
+
+submission_patches() {
+	local p
+
+	submission_prefix "$1" >/dev/null
+	for p in "$top/patches/$1"/0*.patch; do
+		[ -e "$p" ] || continue
+		case "$(basename "$p")" in 0000-*) ;; *) echo "$p" ;; esac
+	done
+}
 
 driver_series="vmxnet3 virtio-net"
 
@@ -56,16 +106,17 @@ series_am_alone() {
 }
 
 series_write() {
-	local tree=$1 dir=$2 prefix=${3:-PATCH} tmp last
+	local tree=$1 dir=$2 prefix=${3:-PATCH} range=${4:-baseline..HEAD}
+	local tmp last
 
 	[ -n "$(sed -n 1p "$dir/cover-letter.in")" ] ||
 		die "${dir#"$top"/}/cover-letter.in: the first line (subject) is empty"
 	tmp=$(mktemp -d)
 	if ! git -C "$tree" format-patch -q --zero-commit --cover-letter \
 		--subject-prefix="$prefix" --base=baseline -o "$tmp" \
-		baseline..HEAD; then
+		"$range"; then
 		rm -rf "$tmp"
-		die "git format-patch baseline..HEAD failed in $tree"
+		die "git format-patch $range failed in $tree"
 	fi
 	last=$(ls "$tmp"/*.patch | tail -1)
 	if ! python3 - "$tmp/0000-cover-letter.patch" "$dir/cover-letter.in" \
