@@ -74,8 +74,8 @@ name=$(git -C "$top" config user.name) || die "set git user.name in the project"
 email=$(git -C "$top" config user.email) || die "set git user.email in the project"
 sob="Signed-off-by: $name <$email>"
 
-subj_selftests="selftests: xsk: "	# the prefix of every part's subject
-subj_docs="Documentation: networking: describe the AF_XDP selftests"
+# subj_selftests, the prefix of every part's subject, and subj_docs:
+# scripts/lib/series.sh
 doc=Documentation/networking/xsk_selftests.rst
 
 # Generated commits carry the date of the project's last commit of their
@@ -105,14 +105,13 @@ commit_generated() {	# SUBJECT DATE BODY-FILE PATHS...
 
 orig=$(k rev-parse HEAD)
 branch=$(k symbolic-ref --short -q HEAD || echo master)
-# the driver fix series are not part of patches/: they are applied again
+# the kernel commits but the driver fix series, which are applied again
 # from patches/DRIVER/ at the end
-not_work=(-e "^[0-9a-f]* $subj_selftests" -e "^[0-9a-f]* $subj_docs\$")
+not_work=()
 for d in $driver_series; do
 	not_work+=(-e "^[0-9a-f]* $d: ")
 done
-mapfile -t work < <(k log --reverse --format='%H %s' baseline..HEAD |
-		    grep -v "${not_work[@]}" | cut -d' ' -f1)
+mapfile -t work < <(kernel_commits "$tree" | grep -v "${not_work[@]}" | cut -d' ' -f1)
 
 restore() {
 	say "failed; kernel/ is back at $orig"
@@ -325,9 +324,7 @@ work_tip=${mine[nwork - 1]}
 series_write "$tree" "$out/iwl-net" "$(submission_prefix iwl-net)" "baseline..$net_tip"
 series_write "$tree" "$out/iwl-next" "$(submission_prefix iwl-next)" "$net_tip..$work_tip"
 swt=$(kernel_dir selftests-submission)
-git -C "$tree" worktree remove --force "$swt" 2>/dev/null || rm -rf "$swt"
-git -C "$tree" worktree prune
-git -C "$tree" worktree add -q --detach "$swt" baseline
+worktree_at "$tree" "$swt" baseline
 git -C "$swt" cherry-pick "$work_tip..$(k rev-parse HEAD)" >/dev/null ||
 	die "the selftests do not apply on the baseline alone (see $swt)"
 series_write "$swt" "$out/selftests" "$(submission_prefix selftests)"
@@ -339,10 +336,8 @@ k log --oneline baseline..HEAD >&2
 
 # 4. the driver fix series on top, as kernel-tree.sh puts them
 for d in $driver_series; do
-	set --
-	for p in "$top/patches/$d"/*.patch; do
-		case "$(basename "$p")" in 0000-*|'*.patch') ;; *) set -- "$@" "$p" ;; esac
-	done
+	mapfile -t dp < <(series_patches "$d")
+	set -- "${dp[@]}"
 	[ $# -gt 0 ] || continue
 	k am --quiet --whitespace=error-all "$@" || {
 		k am --abort 2>/dev/null || true

@@ -59,20 +59,6 @@ mapfile -t sfiles < <(git -C "$top" ls-files tools/testing/selftests/xsk)
 	--upto "$("$top/scripts/kernel-patches.sh" --parts | sed 's/.*,//')" \
 	"$top" "$full" "${sfiles[@]}"
 
-# A fresh work tree of the baseline at $wt
-fresh_baseline() {
-	if [ -d "$wt/.git" ] || [ -f "$wt/.git" ]; then
-		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		git -C "$wt" checkout -q -f --detach baseline
-		git -C "$wt" clean -q -f -d -x
-	else
-		rm -rf "$wt"
-		git -C "$tree" worktree prune
-		say "checking out the baseline into ${wt#"$top"/}"
-		git -C "$tree" worktree add -q --detach "$wt" baseline
-	fi
-}
-
 # git am of submission NAME's patches in $wt; WHAT names the base
 am_submission() {	# NAME WHAT
 	local n=$1 p
@@ -179,7 +165,7 @@ check_builds() {	# NAME BASE
 # one puts in MAINTAINERS.  It is left out, and checked by
 # check_maintainers() instead.
 for s in "${subs[@]}"; do
-	fresh_baseline
+	worktree_at "$tree" "$wt" baseline
 	what="the baseline"
 	for d in $(submission_deps "$s"); do
 		am_submission "$d" "the baseline"

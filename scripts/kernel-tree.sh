@@ -34,10 +34,7 @@ for s in $submissions; do
 done
 # then the driver fix series, each in patches/DRIVER/ (scripts/lib/series.sh)
 for d in $driver_series; do
-	for p in "$top/patches/$d"/*.patch; do
-		[ -e "$p" ] || continue
-		case "$(basename "$p")" in 0000-*) ;; *) series+=("$p") ;; esac
-	done
+	mapfile -t -O "${#series[@]}" series < <(series_patches "$d")
 done
 
 # Patch ids of a list of patch files, or of the commits after the baseline

@@ -71,34 +71,17 @@ git -C "$kdir" rev-parse -q --verify baseline >/dev/null ||
 	die "$kdir has no tag baseline"
 
 # The kernel commits, oldest first, without the generated ones
-mapfile -t commits < <(git -C "$kdir" log --reverse --format='%H %s' baseline..HEAD |
-	grep -v -e '^[0-9a-f]* selftests: xsk: ' \
-		-e '^[0-9a-f]* Documentation: networking: describe the AF_XDP selftests$')
+mapfile -t commits < <(kernel_commits "$kdir")
 n=${#commits[@]}
 [ "$n" -gt 0 ] || die "no kernel commits after baseline in $kdir"
 
-# The patches judged, first..last (all, or one submission's: kernel/ has
-# the kernel commits of the submissions, then each driver series, in the
-# order of scripts/lib/series.sh)
+# The patches judged, first..last (all, or one submission's)
 first=1 last=$n
 if [ -n "$sub" ]; then
-	at=0 found=0
-	for s in $submissions $driver_series; do
-		[ "$s" = selftests ] && continue
-		if [ "$s" = iwl-net ] || [ "$s" = iwl-next ]; then
-			cnt=$(submission_patches "$s" | wc -l)
-		else
-			cnt=$(find "$top/patches/$s" -name '0*.patch' ! -name '0000-*' | wc -l)
-		fi
-		if [ "$s" = "$sub" ]; then
-			first=$((at + 1)) last=$((at + cnt)) found=1
-			break
-		fi
-		at=$((at + cnt))
-	done
 	[ "$sub" != selftests ] ||
 		die "the selftests submission has no kernel patch: its tests prove the others"
-	[ $found -eq 1 ] || die "no submission $sub (iwl-net, iwl-next, $driver_series)"
+	span=$(submission_span "$sub")
+	read -r first last <<< "$span"
 	[ "$last" -le "$n" ] && [ "$first" -le "$last" ] ||
 		die "$kdir does not have the patches of $sub ($first..$last of $n kernel commits)"
 fi

@@ -28,32 +28,20 @@ submission_prefix "$name" >/dev/null
 tree=$kernel_tree
 [ -d "$tree/.git" ] || die "no ${tree#"$top"/}/ work tree: run \`make kernel-tree\` first"
 
-# The kernel commits (not the generated selftests and docs), oldest first
-mapfile -t kcommits < <(git -C "$tree" log --reverse --format='%H %s' baseline..HEAD |
-	grep -v -e '^[0-9a-f]* selftests: xsk: ' \
-		-e '^[0-9a-f]* Documentation: networking: describe the AF_XDP selftests$' |
-	cut -d' ' -f1)
-n=0
-for s in $submissions; do
-	[ "$s" = selftests ] || n=$((n + $(submission_patches "$s" | wc -l)))
-	[ "$s" = "$name" ] && break
-done
-[ "$n" -le "${#kcommits[@]}" ] ||
-	die "${tree#"$top"/}/ has ${#kcommits[@]} kernel commits, not the $n of the submissions up to $name"
-if [ "$name" = selftests ]; then
-	at=baseline
-else
+# The last kernel commit of the submission (the selftests: none, the
+# baseline)
+mapfile -t kcommits < <(kernel_commits "$tree" | cut -d' ' -f1)
+at=baseline
+if [ "$name" != selftests ]; then
+	span=$(submission_span "$name")
+	n=${span#* }
+	[ "$n" -le "${#kcommits[@]}" ] ||
+		die "${tree#"$top"/}/ has ${#kcommits[@]} kernel commits, not the $n of the submissions up to $name"
 	at=${kcommits[n - 1]}
 fi
 
 wt=$(kernel_dir "sub-$name")
-if [ -e "$wt/.git" ]; then
-	git -C "$wt" checkout -q -f --detach "$at"
-else
-	rm -rf "$wt"
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$wt" "$at"
-fi
+worktree_at "$tree" "$wt" "$at"
 say "$name: ${tree#"$top"/}/ at $(git -C "$wt" log -1 --format='%h (%s)' "$at")"
 kb=$(kernel_dir "kbuild-sub-$name")
 "$top/scripts/kernel-build.sh" "$wt" "$kb" >&2

@@ -25,10 +25,23 @@
 #       goes to stderr under "$prog: checkpatch --strict: NAME:".  Returns
 #       1 when any patch had an error, warning or check, else 0.
 
+#   worktree_at KERNEL WT COMMIT
+#       WT, a work tree of KERNEL, checked out clean at COMMIT (detached):
+#       the one there is reused when it can be (an unfinished git am or
+#       cherry-pick in it aborted), else made anew
+#
 #   series_am_alone KERNEL WT WHAT PATCH...
-#       WT anew: a work tree of KERNEL's tag baseline (one there before is
-#       removed), with the PATCHes applied by git am, on their own; dies
-#       naming WHAT when they do not apply, WT at the baseline.
+#       WT anew at KERNEL's tag baseline (worktree_at), with the PATCHes
+#       applied by git am, on their own; dies naming WHAT when they do not
+#       apply, WT at the baseline.
+#
+#   subj_selftests, subj_docs
+#       the subjects of the commits kernel-patches.sh generates: the
+#       selftests' parts begin with subj_selftests, the documentation's
+#       is subj_docs
+#   kernel_commits TREE
+#       "HASH SUBJECT" of TREE's commits after its tag baseline, oldest
+#       first, without the generated ones: the kernel commits
 #
 #   submissions
 #       the project's own series, each a submission in patches/NAME/, in
@@ -46,6 +59,14 @@
 #       the submissions NAME applies on top of, in order (may be none)
 #   submission_patches NAME
 #       its patch files, in order, without the cover letter (may be none)
+#   series_patches NAME
+#       the same for any directory patches/NAME/ (a driver series too),
+#       without checking the name
+#   submission_span NAME
+#       "FIRST LAST": where the kernel commits of NAME (a submission or a
+#       driver series) are among kernel_commits of a tree made from
+#       patches/ (1-based; kernel-tree.sh applies the submissions, then the
+#       driver series, in this file's order); FIRST > LAST for selftests
 #
 #   driver_series
 #       the driver fix series, each its own submission in patches/DRIVER/
@@ -75,29 +96,68 @@ submission_deps() {
 	esac
 }
 
-submission_patches() {
+series_patches() {
 	local p
 
-	submission_prefix "$1" >/dev/null
 	for p in "$top/patches/$1"/0*.patch; do
 		[ -e "$p" ] || continue
 		case "$(basename "$p")" in 0000-*) ;; *) echo "$p" ;; esac
 	done
 }
 
+submission_patches() {
+	submission_prefix "$1" >/dev/null
+	series_patches "$1"
+}
+
+subj_selftests="selftests: xsk: "
+subj_docs="Documentation: networking: describe the AF_XDP selftests"
+
+kernel_commits() {
+	git -C "$1" log --reverse --format='%H %s' baseline..HEAD |
+		grep -v -e "^[0-9a-f]* $subj_selftests" -e "^[0-9a-f]* $subj_docs\$"
+}
+
+submission_span() {
+	local s at=0 cnt
+
+	for s in $submissions $driver_series; do
+		cnt=0
+		[ "$s" = selftests ] || cnt=$(series_patches "$s" | wc -l)
+		if [ "$s" = "$1" ]; then
+			echo "$((at + 1)) $((at + cnt))"
+			return 0
+		fi
+		at=$((at + cnt))
+	done
+	die "no submission $1 ($submissions $driver_series)"
+}
+
 driver_series="vmxnet3 virtio-net"
 
 # shellcheck disable=SC2154  # prog and top: common.sh and the script
+worktree_at() {
+	local kernel=$1 wt=$2 at=$3
+
+	if [ -e "$wt/.git" ]; then
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		git -C "$wt" cherry-pick --abort >/dev/null 2>&1 || true
+		if git -C "$wt" checkout -q -f --detach "$at" 2>/dev/null; then
+			git -C "$wt" clean -q -f -d -x
+			return 0
+		fi
+	fi
+	git -C "$kernel" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	git -C "$kernel" worktree prune
+	mkdir -p "$(dirname "$wt")"
+	git -C "$kernel" worktree add -q --detach "$wt" "$at"
+}
+
 series_am_alone() {
 	local kernel=$1 wt=$2 what=$3
 
 	shift 3
-	if [ -e "$wt" ]; then
-		git -C "$kernel" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
-		git -C "$kernel" worktree prune
-	fi
-	mkdir -p "$(dirname "$wt")"
-	git -C "$kernel" worktree add -q --detach "$wt" baseline
+	worktree_at "$kernel" "$wt" baseline
 	git -C "$wt" -c user.name="$prog" -c user.email="$prog@invalid" \
 		am -q --whitespace=error-all "$@" || {
 		git -C "$wt" am --abort 2>/dev/null || true
