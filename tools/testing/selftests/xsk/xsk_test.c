@@ -2220,7 +2220,8 @@ static void zc_bind_frames_whole(struct __test_metadata *_metadata,
 	}
 }
 
-TEST_F(nic, zc_bind_frames_whole)
+/* two MTUs and four binds, each a NIC reset: once over 30 s on TCG */
+TEST_F_TIMEOUT(nic, zc_bind_frames_whole, 120)
 {
 	if (variant->mode != XSK_MODE_NATIVE_ZC)
 		SKIP(return, "copy mode: no zero-copy Rx buffer");
