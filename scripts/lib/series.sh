@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154  # prog, top: common.sh and the script
 #
 # series.sh - sourced (after common.sh) by the scripts that write a
 # series and check it the way a maintainer takes it (kernel-patches.sh
@@ -135,7 +135,6 @@ submission_span() {
 
 driver_series="vmxnet3 virtio-net"
 
-# shellcheck disable=SC2154  # prog and top: common.sh and the script
 worktree_at() {
 	local kernel=$1 wt=$2 at=$3
 
