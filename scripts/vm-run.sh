@@ -36,6 +36,10 @@
 #   --out DIR         the directory shared read-write, $VM_OUT in the guest
 #                     (default build/vm/out, emptied first; DIR must be new
 #                     or empty)
+#
+# XSK_TIME_SCALE in the environment is the guest's too (the xsk suite's
+# deadlines and timeouts are multiplied by it); unset, vm-init.sh sets 4
+# on a debug kernel (one with lockdep: KERNEL_DEBUG=1's).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,8 +94,12 @@ elif [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 fi
 mkdir -p "$out" "$(dirname "$log")"
 out=$(cd "$out" && pwd)
-# The command, quoted for the guest's shell
-printf '%q ' "$@" > "$out/cmd"
+# The command, quoted for the guest's shell; XSK_TIME_SCALE goes with it
+# (the xsk suite's deadlines and timeouts, times it)
+: > "$out/cmd"
+[ -z "${XSK_TIME_SCALE+set}" ] ||
+	printf 'export XSK_TIME_SCALE=%q\n' "$XSK_TIME_SCALE" >> "$out/cmd"
+printf '%q ' "$@" >> "$out/cmd"
 echo >> "$out/cmd"
 
 accel=(-accel tcg,thread=multi)

@@ -27,7 +27,7 @@ summary=()
 . "$top/scripts/lib/vm-nics.sh"
 
 [ -x "$suite" ] || die "$suite missing (make selftests)"
-echo "vm-selftests: kernel $(uname -r)"
+echo "vm-selftests: kernel $(uname -r)${XSK_TIME_SCALE:+, XSK_TIME_SCALE=$XSK_TIME_SCALE}"
 
 # The kernel log since the last look (read and cleared), judged as NAME's
 kcheck() {	# NAME [--boot]

@@ -48,8 +48,23 @@
 #define JUMBO_LEN	(JUMBO_MTU + 14)
 #define MB_MAX_MTU	9216	/* igb's largest */
 #define MB_MAX_LEN	(MB_MAX_MTU + 14)
-#define RX_WAIT_MS	2000
-#define QUIET_MS	100
+
+/*
+ * XSK_TIME_SCALE, a number from 0.01 to 100 (1 when unset): every deadline
+ * of the suite and every test's harness timeout are multiplied by it.  The
+ * deadlines were chosen on kernels without debugging options; a debug
+ * kernel (KASAN, lockdep, kmemleak) takes several times as long for the
+ * same steps, and make KERNEL_DEBUG=1 vm-check sets it.
+ */
+static double time_scale = 1.0;
+
+static __u64 scaled_ms(__u64 ms)
+{
+	return (__u64)(ms * time_scale);
+}
+
+#define RX_WAIT_MS	scaled_ms(2000)
+#define QUIET_MS	scaled_ms(100)
 
 static __u64 now_ms(void)
 {
@@ -1124,6 +1139,24 @@ static int dev_policy_get(struct dev_policy *p, char err[XSK_ERRLEN])
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * XSK_TIME_SCALE as the harness and the tests take it, printed: this
+ * test's timeout (the harness's default, 30 s, times the scale, 1 s at
+ * least) and two of the deadlines.  Unscaled (unset) they must be the
+ * defaults; tests/bad_input.table runs it with scales and reads the line.
+ */
+TEST(time_scale_applied)
+{
+	TH_LOG("timeout %d s, RX_WAIT_MS %llu ms, QUIET_MS %llu ms",
+	       _metadata->timeout, (unsigned long long)RX_WAIT_MS,
+	       (unsigned long long)QUIET_MS);
+	if (getenv("XSK_TIME_SCALE"))
+		return;
+	EXPECT_EQ(TEST_TIMEOUT_DEFAULT, _metadata->timeout);
+	EXPECT_EQ(2000ULL, RX_WAIT_MS);
+	EXPECT_EQ(100ULL, QUIET_MS);
 }
 
 /*
@@ -2348,7 +2381,7 @@ struct app_tx {
 	__u64 completed;
 };
 
-#define APP_TX_DRAIN_MS	5000
+#define APP_TX_DRAIN_MS	scaled_ms(5000)
 
 /*
  * The application of app_killed_mid_run and the reconfiguration tests: its
@@ -2508,15 +2541,15 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 
 /*
  * Ask the application to end and wait for its report (*r) and its exit:
- * 0, -ETIMEDOUT (no report within 10 s), or -EIO (it ended without one;
- * its status in *st).  The peer's socket is read meanwhile: a frame sent
- * in copy mode completes when its skb is freed, which a veth peer's
- * socket holding it would put off.
+ * 0, -ETIMEDOUT (no report within 10 s, times XSK_TIME_SCALE), or -EIO (it
+ * ended without one; its status in *st).  The peer's socket is read
+ * meanwhile: a frame sent in copy mode completes when its skb is freed,
+ * which a veth peer's socket holding it would put off.
  */
 static int app_finish(struct _test_data_nic *self, struct app_tx *r, int *st)
 {
 	struct pollfd pfd = { .fd = self->app_ctl, .events = POLLIN };
-	__u64 end = now_ms() + 10000;
+	__u64 end = now_ms() + scaled_ms(10000);
 	ssize_t got = 0;
 	int ret;
 
@@ -2571,8 +2604,9 @@ static int traffic_both_ways(struct _test_data_nic *self, __u64 *redirected,
 /*
  * Until frames from the peer reach the application's socket again after a
  * reconfiguration (a NIC's link comes up some time after it says so; what
- * it gets before is lost, legitimately): a frame every QUIET_MS, 10 s at
- * most.  0, or -ETIMEDOUT: traffic did not resume (a stall).
+ * it gets before is lost, legitimately): a frame every QUIET_MS, 100 at
+ * most (10 s, times XSK_TIME_SCALE).  0, or -ETIMEDOUT: traffic did not
+ * resume (a stall).
  */
 static int traffic_resumed(struct _test_data_nic *self)
 {
@@ -2580,7 +2614,7 @@ static int traffic_resumed(struct _test_data_nic *self)
 	int i, ret;
 
 	ret = xsk_prog_counters_read(self->skel, &c0);
-	for (i = 0; !ret && i < 10000 / QUIET_MS; i++) {
+	for (i = 0; !ret && i < 100; i++) {
 		ret = send_frames(self->env, 1, PKT_LEN, 0);
 		usleep(QUIET_MS * 1000);
 		if (!ret)
@@ -2637,7 +2671,7 @@ static void nic_exact_both_ways(struct __test_metadata *_metadata,
  *   128 pages in use to 256 and 320 over the first two tests of a guest,
  *   then stayed at 320 over six more.
  */
-#define POOL_WAIT_MS	5000
+#define POOL_WAIT_MS	scaled_ms(5000)
 
 static __u64 nic_pools_before(struct _test_data_nic *self)
 {
@@ -2693,9 +2727,10 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
 		       (unsigned long long)live,
 		       (unsigned long long)p.live_pages);
 	EXPECT_EQ(0U, p.held)
-		TH_LOG("%s: %u of %u pools let go of hold %llu pages %d ms on (pool %llu first)",
+		TH_LOG("%s: %u of %u pools let go of hold %llu pages %llu ms on (pool %llu first)",
 		       self->env->ifname[XENV_DUT], p.held, p.pools,
-		       (unsigned long long)p.held_pages, POOL_WAIT_MS,
+		       (unsigned long long)p.held_pages,
+		       (unsigned long long)POOL_WAIT_MS,
 		       (unsigned long long)p.first_id);
 	EXPECT_GE(live + ring, p.live_pages)
 		TH_LOG("%llu pages more in use than before (an Rx ring: %u)",
@@ -2922,7 +2957,8 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, waitpid(self->app, &st, WNOHANG))
 		TH_LOG("the application ended (status %d)", st);
 	ASSERT_EQ(0, traffic_resumed(self))
-		TH_LOG("no frame reached the socket again within 10 s");
+		TH_LOG("no frame reached the socket again within %llu ms",
+		       (unsigned long long)(100 * QUIET_MS));
 	pkt_flush(self->peer_fd);	/* what came before: not the proof */
 	ASSERT_EQ(0, traffic_both_ways(self, &redirected, &app_frames));
 	EXPECT_EQ(1U, app_frames);
@@ -4074,4 +4110,31 @@ TEST_F(zz_after, nothing_left_behind)
 }
 /* kernel-patches: core */
 
-TEST_HARNESS_MAIN
+/*
+ * The harness's main, after XSK_TIME_SCALE (see time_scale) is read and
+ * every test's timeout multiplied by it (1 s at least)
+ */
+int main(int argc, char **argv)
+{
+	const char *v = getenv("XSK_TIME_SCALE");
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+	char *end;
+
+	if (v) {
+		errno = 0;
+		time_scale = strtod(v, &end);
+		if (!*v || *end || errno || strspn(v, "0123456789.") != strlen(v) ||
+		    time_scale < 0.01 || time_scale > 100) {
+			fprintf(stderr,
+				"xsk_test: XSK_TIME_SCALE: '%s' is not a number in 0.01..100\n",
+				v);
+			return KSFT_FAIL;
+		}
+	}
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			t->timeout = t->timeout * time_scale < 1 ?
+				     1 : (int)(t->timeout * time_scale + 0.5);
+	return test_harness_run(argc, argv);
+}
