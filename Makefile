@@ -320,18 +320,23 @@ kernel: kernel-tree
 # (-icount: QEMU's igb loses frames under TCG without it), on a pair of
 # each NIC model of NICS (scripts/lib/vm-nics.sh; Documentation/vm_nics.rst)
 NICS ?= igb virtio-net vmxnet3
+# VM_SPLIT=1: a guest per model, side by side (scripts/vm-check.sh); the
+# debug kernel's default, whose run takes hours in one guest
 ifeq ($(KERNEL_DEBUG),1)
 VM_TIMEOUT ?= 7200
+VM_SPLIT ?= 1
 else
 VM_TIMEOUT ?= 1800
+VM_SPLIT ?= 0
 endif
 VM_OPTS ?= --icount
 # SUBMISSION=NAME: on the kernel of kernel/ as far as that submission
 # (scripts/submission-kernel.sh), the suite as the project has it
 vm-check: $(if $(SUBMISSION),kernel-tree,kernel) selftests
 	@img=$(if $(SUBMISSION),$$(scripts/submission-kernel.sh $(SUBMISSION)),) && \
-		scripts/vm-run.sh --timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" \
-		$${img:+--kernel "$$img"} -- scripts/vm-selftests.sh
+		scripts/vm-check.sh $(if $(filter 1,$(VM_SPLIT)),--split) \
+		--timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" \
+		$${img:+--kernel "$$img"}
 
 # Exact per-packet cost: guest instructions under QEMU -icount shift=0
 # (Documentation/exact_cost.rst).  kernel-ab builds the baseline (kernel/ at

@@ -53,6 +53,8 @@ static bool stopping(void)
 
 /* how often a command's output is polled for its end while it runs */
 #define RUN_POLL_MS	20
+/* how long XSK_DEVS's interfaces may take to come home from a killed run */
+#define XENV_HOME_WAIT_MS	60000
 
 /*
  * Whether the command pid has ended, without waiting and without reaping
@@ -563,6 +565,25 @@ static bool owner_alive(int pid, unsigned long long start,
 	return running && now == start;
 }
 
+/* Whether a namespace of a run (this one's, another's, a killed one's) is there */
+static bool runs_netns(void)
+{
+	unsigned long long start;
+	unsigned long pidns;
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+	int pid;
+
+	dir = opendir(NETNS_RUN_DIR);
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir)))
+		found = ns_owner(de->d_name, &pid, &start, &pidns);
+	closedir(dir);
+	return found;
+}
+
 int xenv_reap_stale(void)
 {
 	unsigned long long start;
@@ -938,15 +959,17 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 	o->dev[1] = sep + 1;
 	/*
 	 * A run killed while it had them (a test past its timeout) left them
-	 * in its namespaces: removing those brings them home, a moment later
+	 * in its namespaces: removing those brings them home, once the killed
+	 * process has ended (it may be inside a driver's reset) and the
+	 * kernel has dismantled them (seconds on a debug kernel).  While a
+	 * namespace of a run is there, up to XENV_HOME_WAIT_MS.
 	 */
-	if ((!if_nametoindex(o->dev[0]) || !if_nametoindex(o->dev[1])) &&
-	    xenv_reap_stale() > 0) {
-		for (i = 0; i < 50; i++) {
-			if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
-				break;
-			usleep(100 * 1000);
-		}
+	for (i = 0; i < XENV_HOME_WAIT_MS / 100; i++) {
+		if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
+			break;
+		if (!xenv_reap_stale() && !i && !runs_netns())
+			break;
+		usleep(100 * 1000);
 	}
 	if (!if_nametoindex(o->dev[0]) || !if_nametoindex(o->dev[1]))
 		return xsk_errf(err, -EINVAL, "XSK_DEVS='%s': no interface %s",

@@ -105,8 +105,8 @@ int xenv_wait_links(struct xsk_env *env);
  * (IF_NAMESIZE * 2 + 2 bytes); returns 0, -ENOENT when unset, or -EINVAL
  * (with err) when malformed or an interface is not there.  One that a run
  * killed with it (a test past its timeout) left in its namespaces is
- * brought home first (xenv_reap_stale(), then up to 5 s for the kernel to
- * move it back).
+ * brought home first (xenv_reap_stale(), again while the killed process
+ * ends, and up to 60 s in all for the kernel to move it back).
  */
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN]);
 
