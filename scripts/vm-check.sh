@@ -11,10 +11,14 @@
 # its console and output directory of its own, build/vm/console-MODEL.log
 # and build/vm/out-MODEL/ (build/vm-debug/... for KERNEL_DEBUG=1, as
 # vm-run.sh names them), and prints every guest's summary lines at the end.
-# A debug kernel's run takes hours in one guest; on two host CPUs, guests
-# side by side finish in about the time of the longest.  Under -icount a
-# guest's clock counts its own instructions, so the guests' timeouts do
-# not depend on each other.
+# A debug kernel's run takes hours in one guest; side by side the guests
+# finish sooner, each slower than alone (one host CPU per guest at most,
+# and 2 GiB of memory each).  Under -icount a guest's clock counts its own
+# instructions, so the tests' timeouts in one guest do not depend on the
+# others; --timeout (vm-run.sh's) is the host's clock and does.  What
+# vm-run.sh says of a guest (not finished, no status) is in
+# build/vm/run-MODEL.err and printed when that guest failed; the guests
+# are killed when this script is.
 #
 # Exits non-zero when a guest did (a test failed, the kernel log was not
 # clean, or the guest did not finish), 2 on bad options.
@@ -33,7 +37,8 @@ opts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--split) split=1; shift ;;
-	--nics) nics=${2?--nics needs a list of NIC models}; shift 2 ;;
+	--nics) [ $# -ge 2 ] || die "--nics needs a list of NIC models"
+		nics=$2; shift 2 ;;
 	--log|--out) die "$1: vm-check.sh names the consoles and output directories itself" ;;
 	-h|--help) usage; exit 0 ;;
 	*) opts+=("$1"); shift ;;
@@ -44,6 +49,8 @@ read -r -a models <<< "$nics"
 for m in "${models[@]}"; do
 	vm_nic_known "$m" || die "--nics: unknown NIC model '$m' (want some of: $(vm_nic_models))"
 done
+[ "$(printf '%s\n' "${models[@]}" | sort -u | wc -l)" -eq ${#models[@]} ] ||
+	die "--nics: a model named twice: $nics"
 
 if [ $split -eq 0 ]; then
 	exec "$top/scripts/vm-run.sh" "${opts[@]}" --nics "$nics" -- \
@@ -51,18 +58,29 @@ if [ $split -eq 0 ]; then
 fi
 
 vm=$(kernel_dir vm)
+mkdir -p "$vm"
 pids=()
 rc=0
+# Each guest in a process group of its own (setsid), all of it killed
+# should this script be
+stop() {
+	local p
+
+	for p in "${pids[@]}"; do
+		kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
+	done
+}
+trap 'stop; exit 1' INT TERM HUP
 for i in "${!models[@]}"; do
 	m=${models[$i]}
-	rm -rf "$vm/out-$m"
-	mkdir -p "$vm"
+	rm -rf "$vm/out-$m" "$vm/console-$m.log" "$vm/run-$m.err"
 	veth=1
 	[ "$i" -eq 0 ] || veth=0
 	say "guest $((i + 1)) of ${#models[@]}: $m$([ $veth = 1 ] && echo ' and veth'); console in $vm/console-$m.log"
-	"$top/scripts/vm-run.sh" "${opts[@]}" --nics "$m" \
+	setsid -w "$top/scripts/vm-run.sh" "${opts[@]}" --nics "$m" \
 		--log "$vm/console-$m.log" --out "$vm/out-$m" -- \
-		env VM_VETH=$veth "$top/scripts/vm-selftests.sh" >/dev/null 2>&1 &
+		env VM_VETH=$veth "$top/scripts/vm-selftests.sh" \
+		>/dev/null 2>"$vm/run-$m.err" </dev/null &
 	pids+=($!)
 done
 for i in "${!models[@]}"; do
@@ -73,10 +91,14 @@ for i in "${!models[@]}"; do
 		st=FAILED
 		rc=1
 	fi
-	grep -a '^vm-selftests: [a-z0-9-]*: \(Totals\|pass:\)' "$vm/console-$m.log" |
-		sed "s/^/$m guest: /"
-	grep -a 'FAIL\|did not finish\|not clean' "$vm/console-$m.log" | tail -5 |
-		sed "s/^/$m guest: /"
+	if [ -f "$vm/console-$m.log" ]; then
+		grep -a '^vm-selftests: [a-z0-9-]*: \(Totals\|pass:\)' "$vm/console-$m.log" |
+			sed "s/^/$m guest: /"
+		grep -a 'FAIL\|not clean' "$vm/console-$m.log" | tail -5 |
+			sed "s/^/$m guest: /"
+	fi
+	[ $st = passed ] || sed "s/^/$m guest: /" "$vm/run-$m.err" >&2
 	say "$m guest: $st (console $vm/console-$m.log, output $vm/out-$m)"
 done
+trap - INT TERM HUP
 exit $rc

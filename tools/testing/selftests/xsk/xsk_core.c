@@ -74,6 +74,37 @@ int xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
 	return ret;
 }
 
+/* XSK_TIME_SCALE, as xsk_time_scale_init() read it */
+static double time_scale = 1.0;
+
+int xsk_time_scale_init(char err[XSK_ERRLEN])
+{
+	const char *v = getenv("XSK_TIME_SCALE");
+	char *end;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	time_scale = strtod(v, &end);
+	if (!*v || *end || errno || strspn(v, "0123456789.") != strlen(v) ||
+	    time_scale < 0.01 || time_scale > 100) {
+		time_scale = 1.0;
+		return xsk_errf(err, -EINVAL,
+				"XSK_TIME_SCALE: '%s' is not a number in 0.01..100", v);
+	}
+	return 0;
+}
+
+double xsk_time_scale(void)
+{
+	return time_scale;
+}
+
+__u64 xsk_ms(__u64 ms)
+{
+	return (__u64)(ms * time_scale + 0.5);
+}
+
 void xsk_ifdriver(const char *ifname, char *buf, size_t len)
 {
 	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };

@@ -392,4 +392,16 @@ void xsk_ifdriver(const char *ifname, char *buf, size_t len);
  */
 int __printf(3, 4) xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...);
 
+/*
+ * XSK_TIME_SCALE, a number from 0.01 to 100 (digits and a point; 1 when
+ * unset): every deadline of the environment and the tests is multiplied
+ * by it, for a kernel that takes longer than the ones they were chosen on
+ * (a debug kernel: KASAN, lockdep, kmemleak).  xsk_time_scale_init() reads
+ * it: 0, or -EINVAL with err naming the value (the scale stays 1).
+ * xsk_ms() is ms times the scale, rounded.
+ */
+int xsk_time_scale_init(char err[XSK_ERRLEN]);
+double xsk_time_scale(void);
+__u64 xsk_ms(__u64 ms);
+
 #endif /* XSK_CORE_H */

@@ -53,8 +53,13 @@ static bool stopping(void)
 
 /* how often a command's output is polled for its end while it runs */
 #define RUN_POLL_MS	20
-/* how long XSK_DEVS's interfaces may take to come home from a killed run */
-#define XENV_HOME_WAIT_MS	60000
+/*
+ * How long XSK_DEVS's interfaces may take to come home from a killed run
+ * (times XSK_TIME_SCALE: within a harness's default timeout, 30 s, as it)
+ */
+#define XENV_HOME_WAIT_MS	20000
+/* and a link to be running (times XSK_TIME_SCALE) */
+#define XENV_RUNNING_WAIT_MS	5000
 
 /*
  * Whether the command pid has ended, without waiting and without reaping
@@ -706,7 +711,7 @@ int xenv_wait_running(const char *ifname)
 	if (fd < 0)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	for (i = 0; i < 500; i++) {
+	for (i = 0; (__u64)i < xsk_ms(XENV_RUNNING_WAIT_MS) / 10; i++) {
 		if (stopping()) {
 			ret = -EINTR;
 			break;
@@ -964,7 +969,7 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 	 * kernel has dismantled them (seconds on a debug kernel).  While a
 	 * namespace of a run is there, up to XENV_HOME_WAIT_MS.
 	 */
-	for (i = 0; i < XENV_HOME_WAIT_MS / 100; i++) {
+	for (i = 0; (__u64)i < xsk_ms(XENV_HOME_WAIT_MS) / 100; i++) {
 		if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
 			break;
 		if (!xenv_reap_stale() && !i && !runs_netns())

@@ -106,7 +106,8 @@ int xenv_wait_links(struct xsk_env *env);
  * (with err) when malformed or an interface is not there.  One that a run
  * killed with it (a test past its timeout) left in its namespaces is
  * brought home first (xenv_reap_stale(), again while the killed process
- * ends, and up to 60 s in all for the kernel to move it back).
+ * ends, and up to 20 s, times XSK_TIME_SCALE, for the kernel to move it
+ * back).
  */
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN]);
 

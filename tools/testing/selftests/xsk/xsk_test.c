@@ -48,23 +48,9 @@
 #define JUMBO_LEN	(JUMBO_MTU + 14)
 #define MB_MAX_MTU	9216	/* igb's largest */
 #define MB_MAX_LEN	(MB_MAX_MTU + 14)
-
-/*
- * XSK_TIME_SCALE, a number from 0.01 to 100 (1 when unset): every deadline
- * of the suite and every test's harness timeout are multiplied by it.  The
- * deadlines were chosen on kernels without debugging options; a debug
- * kernel (KASAN, lockdep, kmemleak) takes several times as long for the
- * same steps, and make KERNEL_DEBUG=1 vm-check sets it.
- */
-static double time_scale = 1.0;
-
-static __u64 scaled_ms(__u64 ms)
-{
-	return (__u64)(ms * time_scale);
-}
-
-#define RX_WAIT_MS	scaled_ms(2000)
-#define QUIET_MS	scaled_ms(100)
+/* deadlines, times XSK_TIME_SCALE (xsk_ms(); main() reads it) */
+#define RX_WAIT_MS	xsk_ms(2000)
+#define QUIET_MS	xsk_ms(100)
 
 static __u64 now_ms(void)
 {
@@ -2381,7 +2367,7 @@ struct app_tx {
 	__u64 completed;
 };
 
-#define APP_TX_DRAIN_MS	scaled_ms(5000)
+#define APP_TX_DRAIN_MS	xsk_ms(5000)
 
 /*
  * The application of app_killed_mid_run and the reconfiguration tests: its
@@ -2549,7 +2535,7 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 static int app_finish(struct _test_data_nic *self, struct app_tx *r, int *st)
 {
 	struct pollfd pfd = { .fd = self->app_ctl, .events = POLLIN };
-	__u64 end = now_ms() + scaled_ms(10000);
+	__u64 end = now_ms() + xsk_ms(10000);
 	ssize_t got = 0;
 	int ret;
 
@@ -2671,7 +2657,7 @@ static void nic_exact_both_ways(struct __test_metadata *_metadata,
  *   128 pages in use to 256 and 320 over the first two tests of a guest,
  *   then stayed at 320 over six more.
  */
-#define POOL_WAIT_MS	scaled_ms(5000)
+#define POOL_WAIT_MS	xsk_ms(5000)
 
 static __u64 nic_pools_before(struct _test_data_nic *self)
 {
@@ -4111,30 +4097,24 @@ TEST_F(zz_after, nothing_left_behind)
 /* kernel-patches: core */
 
 /*
- * The harness's main, after XSK_TIME_SCALE (see time_scale) is read and
- * every test's timeout multiplied by it (1 s at least)
+ * The harness's main, after XSK_TIME_SCALE is read (xsk_time_scale_init())
+ * and every test's timeout multiplied by it (1 s at least)
  */
 int main(int argc, char **argv)
 {
-	const char *v = getenv("XSK_TIME_SCALE");
 	struct __fixture_metadata *f;
 	struct __test_metadata *t;
-	char *end;
+	char err[XSK_ERRLEN];
+	double scale;
 
-	if (v) {
-		errno = 0;
-		time_scale = strtod(v, &end);
-		if (!*v || *end || errno || strspn(v, "0123456789.") != strlen(v) ||
-		    time_scale < 0.01 || time_scale > 100) {
-			fprintf(stderr,
-				"xsk_test: XSK_TIME_SCALE: '%s' is not a number in 0.01..100\n",
-				v);
-			return KSFT_FAIL;
-		}
+	if (xsk_time_scale_init(err)) {
+		fprintf(stderr, "xsk_test: %s\n", err);
+		return KSFT_FAIL;
 	}
+	scale = xsk_time_scale();
 	for (f = __fixture_list; f; f = f->next)
 		for (t = f->tests; t; t = t->next)
-			t->timeout = t->timeout * time_scale < 1 ?
-				     1 : (int)(t->timeout * time_scale + 0.5);
+			t->timeout = t->timeout * scale < 1 ?
+				     1 : (int)(t->timeout * scale + 0.5);
 	return test_harness_run(argc, argv);
 }
