@@ -589,6 +589,9 @@ static bool runs_netns(void)
 	return found;
 }
 
+/* Namespaces of dead runs this process (or its parent) removed */
+static int reaped_runs;
+
 int xenv_reap_stale(void)
 {
 	unsigned long long start;
@@ -609,6 +612,7 @@ int xenv_reap_stale(void)
 		reaped++;
 	}
 	closedir(dir);
+	reaped_runs += reaped;
 	return reaped;
 }
 
@@ -944,6 +948,64 @@ static int set_channels(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 	return -EINVAL;
 }
 
+/* Whether the kernel's name of a program (truncated) is one of the suite's */
+static bool suite_prog(const char *kname)
+{
+	struct xsk_prog_bpf *skel = xsk_prog_bpf__open();
+	struct bpf_program *prog;
+	bool ours = false;
+
+	if (!skel)
+		return false;
+	bpf_object__for_each_program(prog, skel->obj)
+		if (!strncmp(bpf_program__name(prog), kname, BPF_OBJ_NAME_LEN - 1) &&
+		    strlen(kname) == strnlen(bpf_program__name(prog), BPF_OBJ_NAME_LEN - 1))
+			ours = true;
+	xsk_prog_bpf__destroy(skel);
+	return ours;
+}
+
+/*
+ * The XDP program a killed run left attached to ifname: a netlink attach
+ * belongs to the device and outlives the process, so the NIC comes home
+ * from the run's namespace with it, and the next attach is refused
+ * (EBUSY).  Detached, in each mode, when its name is one of the suite's.
+ */
+static void detach_stale_progs(const char *ifname)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	int ifindex = if_nametoindex(ifname);
+	struct {
+		__u32 id;
+		__u32 flags;
+	} att[2];
+	unsigned int i;
+
+	if (!ifindex || bpf_xdp_query(ifindex, 0, &q))
+		return;
+	att[0].id = q.drv_prog_id;
+	att[0].flags = XDP_FLAGS_DRV_MODE;
+	att[1].id = q.skb_prog_id;
+	att[1].flags = XDP_FLAGS_SKB_MODE;
+	for (i = 0; i < ARRAY_SIZE(att); i++) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd;
+
+		if (!att[i].id)
+			continue;
+		fd = bpf_prog_get_fd_by_id(att[i].id);
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    suite_prog(info.name) &&
+		    !bpf_xdp_detach(ifindex, att[i].flags, NULL))
+			fprintf(stderr, "# %s: detached %s, left by a killed run\n",
+				ifname, info.name);
+		close(fd);
+	}
+}
+
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN])
 {
 	const char *v = getenv("XSK_DEVS");
@@ -967,12 +1029,13 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 	 * in its namespaces: removing those brings them home, once the killed
 	 * process has ended (it may be inside a driver's reset) and the
 	 * kernel has dismantled them (seconds on a debug kernel).  While a
-	 * namespace of a run is there, up to XENV_HOME_WAIT_MS.
+	 * namespace of a run is there, or once one was removed here or
+	 * before the tests began, up to XENV_HOME_WAIT_MS.
 	 */
 	for (i = 0; (__u64)i < xsk_ms(XENV_HOME_WAIT_MS) / 100; i++) {
 		if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
 			break;
-		if (!xenv_reap_stale() && !i && !runs_netns())
+		if (!xenv_reap_stale() && !reaped_runs && !runs_netns())
 			break;
 		usleep(100 * 1000);
 	}
@@ -980,6 +1043,9 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 		return xsk_errf(err, -EINVAL, "XSK_DEVS='%s': no interface %s",
 				v, if_nametoindex(o->dev[0]) ? o->dev[1] :
 							       o->dev[0]);
+	if (reaped_runs)
+		for (i = 0; i < 2; i++)
+			detach_stale_progs(o->dev[i]);
 	return 0;
 }
 

@@ -107,7 +107,8 @@ int xenv_wait_links(struct xsk_env *env);
  * killed with it (a test past its timeout) left in its namespaces is
  * brought home first (xenv_reap_stale(), again while the killed process
  * ends, and up to 20 s, times XSK_TIME_SCALE, for the kernel to move it
- * back).
+ * back); once a dead run was reaped, an XDP program of the suite still
+ * attached to either interface is detached.
  */
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN]);
 
