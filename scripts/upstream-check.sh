@@ -57,12 +57,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 . "$top/scripts/lib/vm-nics.sh"
+why=$(vm_nic_list_error "$nics") || die "$why"
 read -r -a models <<< "$nics"
-[ ${#models[@]} -gt 0 ] || die "--nics: no NIC model given"
-for m in "${models[@]}"; do
-	vm_nic_driver "$m" >/dev/null ||
-		die "--nics: unknown NIC model '$m' (scripts/lib/vm-nics.sh has: $(vm_nic_models))"
-done
 git -C "$kernel" rev-parse -q --verify baseline >/dev/null ||
 	die "kernel/ has no tag baseline (make kernel-tree)"
 # What upstream's tests and their builds need beyond make kernel-deps:

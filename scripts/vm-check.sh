@@ -44,13 +44,8 @@ while [ $# -gt 0 ]; do
 	*) opts+=("$1"); shift ;;
 	esac
 done
+why=$(vm_nic_list_error "$nics") || die "$why"
 read -r -a models <<< "$nics"
-[ ${#models[@]} -gt 0 ] || die "--nics: no NIC model (want some of: $(vm_nic_models))"
-for m in "${models[@]}"; do
-	vm_nic_known "$m" || die "--nics: unknown NIC model '$m' (want some of: $(vm_nic_models))"
-done
-[ "$(printf '%s\n' "${models[@]}" | sort -u | wc -l)" -eq ${#models[@]} ] ||
-	die "--nics: a model named twice: $nics"
 
 if [ $split -eq 0 ]; then
 	exec "$top/scripts/vm-run.sh" "${opts[@]}" --nics "$nics" -- \

@@ -76,14 +76,9 @@ done
 [ $# -gt 0 ] || die "no command to run in the guest (vm-run.sh [OPTIONS] -- COMMAND...)"
 want_whole "$timeout" "--timeout '$timeout' is not a number of seconds"
 case "$smp" in ''|*[!0-9]*|0) die "--smp '$smp' is not a CPU count" ;; esac
+why=$(vm_nic_list_error "$nics") || die "$why"
 read -r -a models <<< "$nics"
-[ ${#models[@]} -gt 0 ] || die "--nics: no NIC model (want some of: $(vm_nic_models))"
 [ ${#models[@]} -le 4 ] || die "--nics: ${#models[@]} models, at most 4"
-for m in "${models[@]}"; do
-	vm_nic_known "$m" || die "--nics: unknown NIC model '$m' (want some of: $(vm_nic_models))"
-done
-[ "$(printf '%s\n' "${models[@]}" | sort -u | wc -l)" -eq ${#models[@]} ] ||
-	die "--nics '$nics' names a model twice"
 [ -f "$kernel" ] || die "no kernel image $kernel (make kernel)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make kernel-deps)"
 

@@ -42,6 +42,23 @@ vm_nic_models() { echo "igb virtio-net vmxnet3"; }
 
 vm_nic_known() { vm_nic_driver "$1" >/dev/null; }
 
+# What is wrong with a --nics list ("MODEL ..."): none, an unknown model or
+# one named twice; the sentence on stdout and status 1, or nothing and 0
+vm_nic_list_error() {
+	local m n=0
+
+	for m in $1; do
+		n=$((n + 1))
+		vm_nic_known "$m" || {
+			echo "--nics: unknown NIC model '$m' (want some of: $(vm_nic_models))"
+			return 1
+		}
+	done
+	[ $n -gt 0 ] || { echo "--nics: no NIC model (want some of: $(vm_nic_models))"; return 1; }
+	[ "$(printf '%s\n' $1 | sort -u | wc -l)" -eq $n ] ||
+		{ echo "--nics '$1' names a model twice"; return 1; }
+}
+
 vm_nic_pair() {
 	for _p in ${VM_NICS:-}; do
 		case "$_p" in "$1":?*,?*) echo "${_p#*:}" | tr , ' '; return 0 ;; esac
