@@ -570,29 +570,15 @@ static bool owner_alive(int pid, unsigned long long start,
 	return running && now == start;
 }
 
-/* Whether a namespace of a run (this one's, another's, a killed one's) is there */
-static bool runs_netns(void)
-{
-	unsigned long long start;
-	unsigned long pidns;
-	struct dirent *de;
-	bool found = false;
-	DIR *dir;
-	int pid;
-
-	dir = opendir(NETNS_RUN_DIR);
-	if (!dir)
-		return false;
-	while (!found && (de = readdir(dir)))
-		found = ns_owner(de->d_name, &pid, &start, &pidns);
-	closedir(dir);
-	return found;
-}
-
 /* Namespaces of dead runs this process (or its parent) removed */
 static int reaped_runs;
 
-int xenv_reap_stale(void)
+/*
+ * Remove the namespaces of dead runs; *left (when given) says whether a
+ * namespace of a run is still there (a live run's, or one that could not
+ * be removed).  How many were removed.
+ */
+static int reap_runs(bool *left)
 {
 	unsigned long long start;
 	unsigned long pidns;
@@ -601,19 +587,27 @@ int xenv_reap_stale(void)
 	DIR *dir;
 	int pid;
 
+	if (left)
+		*left = false;
 	dir = opendir(NETNS_RUN_DIR);
 	if (!dir)
 		return 0;
 	while ((de = readdir(dir))) {
-		if (!ns_owner(de->d_name, &pid, &start, &pidns) ||
-		    owner_alive(pid, start, pidns))
+		if (!ns_owner(de->d_name, &pid, &start, &pidns))
 			continue;
-		netns_del(de->d_name);
-		reaped++;
+		if (!owner_alive(pid, start, pidns) && !netns_del(de->d_name))
+			reaped++;
+		else if (left)
+			*left = true;
 	}
 	closedir(dir);
 	reaped_runs += reaped;
 	return reaped;
+}
+
+int xenv_reap_stale(void)
+{
+	return reap_runs(NULL);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -1009,6 +1003,7 @@ static void detach_stale_progs(const char *ifname)
 int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_ERRLEN])
 {
 	const char *v = getenv("XSK_DEVS");
+	bool left;
 	char *sep;
 	int i;
 
@@ -1035,7 +1030,7 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 	for (i = 0; (__u64)i < xsk_ms(XENV_HOME_WAIT_MS) / 100; i++) {
 		if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
 			break;
-		if (!xenv_reap_stale() && !reaped_runs && !runs_netns())
+		if (!reap_runs(&left) && !reaped_runs && !left)
 			break;
 		usleep(100 * 1000);
 	}
