@@ -124,7 +124,9 @@ kdir=${kdir%/arch/x86/boot}
 [ -d "$kdir/modules/lib/modules" ] && append+=" vm_modules=$kdir/modules"
 
 set +e
-timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
+# --foreground: QEMU stays in this script's process group, where a signal
+# to the group (a terminal's ^C, vm-check.sh's stop) reaches it
+timeout --foreground --kill-after=10 "$timeout" qemu-system-x86_64 \
 	-machine q35 "${accel[@]}" -cpu max -smp "$smp" -m 2G \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$kernel" -append "$append" \
