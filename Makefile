@@ -323,7 +323,7 @@ NICS ?= igb virtio-net vmxnet3
 # VM_SPLIT=1: a guest per model, side by side (scripts/vm-check.sh); the
 # debug kernel's default, whose run takes hours in one guest
 ifeq ($(KERNEL_DEBUG),1)
-VM_TIMEOUT ?= 7200
+VM_TIMEOUT ?= 10800
 VM_SPLIT ?= 1
 else
 VM_TIMEOUT ?= 1800

@@ -6,11 +6,13 @@
 # whose options other than --nics, --log and --out pass through), on veth
 # and on a pair of each NIC model of --nics.
 #
-# --split runs a guest per model instead of one for all, side by side (the
-# veth group in the first guest only: VM_VETH=0 in the others), each with
-# its console and output directory of its own, build/vm/console-MODEL.log
-# and build/vm/out-MODEL/ (build/vm-debug/... for KERNEL_DEBUG=1, as
-# vm-run.sh names them), and prints every guest's summary lines at the end.
+# --split runs a guest per model instead of one for all, and one more for
+# the veth group (booted with the first model's pair, which it leaves
+# alone: VM_MODELS=0; VM_VETH=0 in the others), side by side, each with
+# its console and output directory of its own, build/vm/console-GUEST.log
+# and build/vm/out-GUEST/ (GUEST: veth or the model; build/vm-debug/...
+# for KERNEL_DEBUG=1, as vm-run.sh names them), and prints every guest's
+# summary lines at the end.
 # A debug kernel's run takes hours in one guest; side by side the guests
 # finish sooner, each slower than alone (one host CPU per guest at most,
 # and 2 GiB of memory each).  Under -icount a guest's clock counts its own
@@ -66,34 +68,39 @@ stop() {
 	done
 }
 trap 'stop; exit 1' INT TERM HUP
-for i in "${!models[@]}"; do
-	m=${models[$i]}
-	rm -rf "$vm/out-$m" "$vm/console-$m.log" "$vm/run-$m.err"
-	veth=1
-	[ "$i" -eq 0 ] || veth=0
-	say "guest $((i + 1)) of ${#models[@]}: $m$([ $veth = 1 ] && echo ' and veth'); console in $vm/console-$m.log"
-	setsid -w "$top/scripts/vm-run.sh" "${opts[@]}" --nics "$m" \
-		--log "$vm/console-$m.log" --out "$vm/out-$m" -- \
-		env VM_VETH=$veth "$top/scripts/vm-selftests.sh" \
-		>/dev/null 2>"$vm/run-$m.err" </dev/null &
+# the guests: veth, then a model each; what each boots with and runs
+guests=(veth "${models[@]}")
+for i in "${!guests[@]}"; do
+	g=${guests[$i]}
+	if [ "$g" = veth ]; then
+		nic=${models[0]} env=(VM_VETH=1 VM_MODELS=0)
+	else
+		nic=$g env=(VM_VETH=0)
+	fi
+	rm -rf "$vm/out-$g" "$vm/console-$g.log" "$vm/run-$g.err"
+	say "guest $((i + 1)) of ${#guests[@]}: $g; console in $vm/console-$g.log"
+	setsid -w "$top/scripts/vm-run.sh" "${opts[@]}" --nics "$nic" \
+		--log "$vm/console-$g.log" --out "$vm/out-$g" -- \
+		env "${env[@]}" "$top/scripts/vm-selftests.sh" \
+		>/dev/null 2>"$vm/run-$g.err" </dev/null &
 	pids+=($!)
 done
-for i in "${!models[@]}"; do
-	m=${models[$i]}
+for i in "${!guests[@]}"; do
+	g=${guests[$i]}
 	if wait "${pids[$i]}"; then
 		st=passed
 	else
 		st=FAILED
 		rc=1
 	fi
-	if [ -f "$vm/console-$m.log" ]; then
-		grep -a '^vm-selftests: [a-z0-9-]*: \(Totals\|pass:\)' "$vm/console-$m.log" |
-			sed "s/^/$m guest: /"
-		grep -a 'FAIL\|not clean' "$vm/console-$m.log" | tail -5 |
-			sed "s/^/$m guest: /"
+	if [ -f "$vm/console-$g.log" ]; then
+		grep -a '^vm-selftests: [a-z0-9-]*: \(Totals\|pass:\)' "$vm/console-$g.log" |
+			sed "s/^/$g guest: /"
+		grep -a 'FAIL\|not clean' "$vm/console-$g.log" | tail -5 |
+			sed "s/^/$g guest: /"
 	fi
-	[ $st = passed ] || sed "s/^/$m guest: /" "$vm/run-$m.err" >&2
-	say "$m guest: $st (console $vm/console-$m.log, output $vm/out-$m)"
+	[ $st = passed ] || sed "s/^/$g guest: /" "$vm/run-$g.err" >&2
+	say "$g guest: $st (console $vm/console-$g.log, output $vm/out-$g)"
 done
 trap - INT TERM HUP
 exit $rc

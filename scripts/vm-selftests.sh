@@ -13,8 +13,8 @@
 # $VM_OUT/GROUP.kmsg; on a kernel with kmemleak, a scan after the suite
 # is judged the same way.  Exits non-zero when a test failed, the kernel
 # log has a splat or cannot be read, or a model's pair is not whole.
-# VM_VETH=0 leaves the veth group out (a run of the NIC groups alone, e.g.
-# a debug kernel's on the models another guest did not have).
+# VM_VETH=0 leaves the veth group out, VM_MODELS=0 the NIC groups (a guest
+# of vm-check.sh --split runs one or the other).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,8 +69,10 @@ fi
 
 kcheck boot --boot
 [ "${VM_VETH:-1}" = 0 ] || run veth
-[ -n "${VM_NICS:-}" ] || die "no NIC pair in the guest (VM_NICS is empty)"
-for pair in $VM_NICS; do
+[ "${VM_MODELS:-1}" = 0 ] || [ -n "${VM_NICS:-}" ] ||
+	die "no NIC pair in the guest (VM_NICS is empty)"
+[ "${VM_MODELS:-1}" = 0 ] && VM_NICS=
+for pair in ${VM_NICS:-}; do
 	model=${pair%%:*}
 	IFS=, read -r -a devs <<< "${pair#*:}"
 	if [ ${#devs[@]} -ne 2 ]; then
