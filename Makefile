@@ -320,8 +320,9 @@ kernel: kernel-tree
 # (-icount: QEMU's igb loses frames under TCG without it), on a pair of
 # each NIC model of NICS (scripts/lib/vm-nics.sh; Documentation/vm_nics.rst)
 NICS ?= igb virtio-net vmxnet3
-# VM_SPLIT=1: a guest per model, side by side (scripts/vm-check.sh); the
-# debug kernel's default, whose run takes hours in one guest
+# VM_SPLIT=1: a guest per model and one for veth, side by side
+# (scripts/vm-check.sh); the debug kernel's default, whose run takes hours
+# in one guest (VM_TIMEOUT is per guest, on the host's clock)
 ifeq ($(KERNEL_DEBUG),1)
 VM_TIMEOUT ?= 10800
 VM_SPLIT ?= 1
