@@ -69,9 +69,11 @@ fi
 
 kcheck boot --boot
 [ "${VM_VETH:-1}" = 0 ] || run veth
-[ "${VM_MODELS:-1}" = 0 ] || [ -n "${VM_NICS:-}" ] ||
+if [ "${VM_MODELS:-1}" = 0 ]; then
+	VM_NICS=
+elif [ -z "${VM_NICS:-}" ]; then
 	die "no NIC pair in the guest (VM_NICS is empty)"
-[ "${VM_MODELS:-1}" = 0 ] && VM_NICS=
+fi
 for pair in ${VM_NICS:-}; do
 	model=${pair%%:*}
 	IFS=, read -r -a devs <<< "${pair#*:}"

@@ -1030,7 +1030,8 @@ int xenv_devs_from_env(struct xenv_opts *o, char *buf, size_t len, char err[XSK_
 	for (i = 0; (__u64)i < xsk_ms(XENV_HOME_WAIT_MS) / 100; i++) {
 		if (if_nametoindex(o->dev[0]) && if_nametoindex(o->dev[1]))
 			break;
-		if (!reap_runs(&left) && !reaped_runs && !left)
+		reap_runs(&left);
+		if (!reaped_runs && !left)
 			break;
 		usleep(100 * 1000);
 	}
