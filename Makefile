@@ -322,7 +322,8 @@ kernel: kernel-tree
 NICS ?= igb virtio-net vmxnet3
 # VM_SPLIT=1: a guest per model and one for veth, side by side
 # (scripts/vm-check.sh); the debug kernel's default, whose run takes hours
-# in one guest (VM_TIMEOUT is per guest, on the host's clock)
+# in one guest (VM_TIMEOUT is per guest, on the host's clock); VM_GUESTS,
+# some of them only: VM_GUESTS="veth igb"
 ifeq ($(KERNEL_DEBUG),1)
 VM_TIMEOUT ?= 10800
 VM_SPLIT ?= 1
@@ -336,7 +337,7 @@ VM_OPTS ?= --icount
 vm-check: $(if $(SUBMISSION),kernel-tree,kernel) selftests
 	@img=$(if $(SUBMISSION),$$(scripts/submission-kernel.sh $(SUBMISSION)),) && \
 		scripts/vm-check.sh $(if $(filter 1,$(VM_SPLIT)),--split) \
-		--timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" \
+		$(if $(VM_GUESTS),--guests "$(VM_GUESTS)") --timeout $(VM_TIMEOUT) $(VM_OPTS) --nics "$(NICS)" \
 		$${img:+--kernel "$$img"}
 
 # Exact per-packet cost: guest instructions under QEMU -icount shift=0

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-check.sh [--split] [--nics "MODEL..."] [VM-RUN OPTIONS...] - make
+# vm-check.sh [--split [--guests "GUEST..."]] [--nics "MODEL..."]
+#              [VM-RUN OPTIONS...] - make
 # vm-check: scripts/vm-selftests.sh in the test guest (scripts/vm-run.sh,
 # whose options other than --nics, --log and --out pass through), on veth
 # and on a pair of each NIC model of --nics.
@@ -12,7 +13,9 @@
 # its console and output directory of its own, build/vm/console-GUEST.log
 # and build/vm/out-GUEST/ (GUEST: veth or the model; build/vm-debug/...
 # for KERNEL_DEBUG=1, as vm-run.sh names them), and prints every guest's
-# summary lines at the end.
+# summary lines at the end.  --guests runs only those of them (veth and
+# models of --nics; default all), the others' consoles and output left as
+# they are: a debug run resumed a guest at a time.
 # A debug kernel's run takes hours in one guest; side by side the guests
 # finish sooner, each slower than alone (one host CPU per guest at most,
 # and 2 GiB of memory each).  Under -icount a guest's clock counts its own
@@ -35,10 +38,13 @@ die_status=2
 
 split=0
 nics=igb
+only=
 opts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--split) split=1; shift ;;
+	--guests) [ $# -ge 2 ] || die "--guests needs a list of guests"
+		only=$2; shift 2 ;;
 	--nics) [ $# -ge 2 ] || die "--nics needs a list of NIC models"
 		nics=$2; shift 2 ;;
 	--log|--out) die "$1: vm-check.sh names the consoles and output directories itself" ;;
@@ -48,6 +54,24 @@ while [ $# -gt 0 ]; do
 done
 why=$(vm_nic_list_error "$nics") || die "$why"
 read -r -a models <<< "$nics"
+# the guests: veth, then a model each (or those of --guests)
+guests=(veth "${models[@]}")
+if [ -n "$only" ]; then
+	[ $split -eq 1 ] || die "--guests: only with --split"
+	read -r -a want <<< "$only"
+	[ ${#want[@]} -gt 0 ] || die "--guests: no guest"
+	for i in "${!want[@]}"; do
+		g=${want[$i]}
+		case " ${guests[*]} " in
+		*" $g "*) ;;
+		*) die "--guests: no guest '$g' (the guests: ${guests[*]})" ;;
+		esac
+		case " ${want[*]:0:$i} " in
+		*" $g "*) die "--guests '$only' names a guest twice" ;;
+		esac
+	done
+	guests=("${want[@]}")
+fi
 
 if [ $split -eq 0 ]; then
 	exec "$top/scripts/vm-run.sh" "${opts[@]}" --nics "$nics" -- \
@@ -68,8 +92,7 @@ stop() {
 	done
 }
 trap 'stop; exit 1' INT TERM HUP
-# the guests: veth, then a model each; what each boots with and runs
-guests=(veth "${models[@]}")
+# what each guest boots with and runs
 for i in "${!guests[@]}"; do
 	g=${guests[$i]}
 	if [ "$g" = veth ]; then
