@@ -14,7 +14,9 @@
 # is judged the same way.  Exits non-zero when a test failed, the kernel
 # log has a splat or cannot be read, or a model's pair is not whole.
 # VM_VETH=0 leaves the veth group out, VM_MODELS=0 the NIC groups (a guest
-# of vm-check.sh --split runs one or the other).
+# of vm-check.sh --split runs one or the other).  A test still running
+# after VM_STALL_DUMP seconds (default 300) has its tasks dumped on the
+# console (scripts/vm-stall-watch.sh).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,12 +46,25 @@ kcheck() {	# NAME [--boot]
 	}
 }
 
+# A test still running after VM_STALL_DUMP seconds (default 300, the
+# guest's clock) gets its tasks, stacks and packet counts on the console,
+# and again every VM_STALL_DUMP while it runs (scripts/vm-stall-watch.sh,
+# at a real-time priority where the guest has one): what a test that then
+# times out was doing
+rt=()
+chrt -f 50 true 2>/dev/null && rt=(chrt -f 50)
 run() {	# NAME ARGS...
-	local name=$1
+	local name=$1 w
 	shift
 	echo "vm-selftests: $name: ${XSK_DEVS:+XSK_DEVS=\"$XSK_DEVS\" }${XSK_DEV_POLICY:+XSK_DEV_POLICY=\"$XSK_DEV_POLICY\" }xsk_test $*"
+	: > "$out/$name.tap"
+	"${rt[@]}" "$top/scripts/vm-stall-watch.sh" --every "${VM_STALL_DUMP:-300}" \
+		"$out/$name.tap" &
+	w=$!
 	"$suite" "$@" 2>&1 | tee "$out/$name.tap"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+	kill "$w" 2>/dev/null
+	wait "$w" 2>/dev/null
 	kcheck "$name"
 	summary+=("$name: $(grep '^# Totals:' "$out/$name.tap" | tail -1 | sed 's/^# //')")
 }
