@@ -39,12 +39,13 @@ die_status=2
 split=0
 nics=igb
 only=
+only_set=0
 opts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--split) split=1; shift ;;
 	--guests) [ $# -ge 2 ] || die "--guests needs a list of guests"
-		only=$2; shift 2 ;;
+		only=$2 only_set=1; shift 2 ;;
 	--nics) [ $# -ge 2 ] || die "--nics needs a list of NIC models"
 		nics=$2; shift 2 ;;
 	--log|--out) die "$1: vm-check.sh names the consoles and output directories itself" ;;
@@ -56,7 +57,7 @@ why=$(vm_nic_list_error "$nics") || die "$why"
 read -r -a models <<< "$nics"
 # the guests: veth, then a model each (or those of --guests)
 guests=(veth "${models[@]}")
-if [ -n "$only" ]; then
+if [ $only_set -eq 1 ]; then
 	[ $split -eq 1 ] || die "--guests: only with --split"
 	read -r -a want <<< "$only"
 	[ ${#want[@]} -gt 0 ] || die "--guests: no guest"
