@@ -54,11 +54,14 @@ uptime_cs() {
 }
 
 dump() {	# TEST SECONDS
-	local p ns
+	local p ns cmd
 
 	echo "$1: running for $2 s (guest clock)"
 	for p in $(pgrep -x "$comm"); do
-		echo "task $p ($(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)): state $(awk '{print $3}' "/proc/$p/stat" 2>/dev/null) wchan $(cat "/proc/$p/wchan" 2>/dev/null)"
+		# the command line, its first 80 characters
+		cmd=$(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)
+		[ ${#cmd} -le 80 ] || cmd="${cmd:0:77}..."
+		echo "task $p ($cmd): state $(awk '{print $3}' "/proc/$p/stat" 2>/dev/null) wchan $(cat "/proc/$p/wchan" 2>/dev/null)"
 		cat "/proc/$p/stack" 2>/dev/null
 	done
 	for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ {print $1}'); do
