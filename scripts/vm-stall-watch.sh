@@ -41,6 +41,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || die "want one TAP file (vm-stall-watch.sh [OPTIONS] TAPFILE)"
 tap=$1
+every=$((10#$every)) poll=$((10#$poll))
 [ "$every" -gt 0 ] || die "--every: '$every' is not a number of seconds"
 [ "$poll" -gt 0 ] || die "--poll: '$poll' is not a number of seconds"
 
