@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -103,6 +104,14 @@ double xsk_time_scale(void)
 __u64 xsk_ms(__u64 ms)
 {
 	return (__u64)(ms * time_scale + 0.5);
+}
+
+__u64 xsk_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
 void xsk_ifdriver(const char *ifname, char *buf, size_t len)
@@ -410,7 +419,8 @@ bool xsk_kick_tx(struct xsk_socket *xs)
 	if (xs->need_wakeup && !xring_needs_wakeup(&xs->tx))
 		return false;
 	/* ENOBUFS, EAGAIN, EBUSY, ENETDOWN: the ring is retried on next kick */
-	sendto(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+	xs->tx_kick_errno = sendto(xs->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 ?
+			    errno : 0;
 	xs->stats.tx_kicks++;
 	return true;
 }

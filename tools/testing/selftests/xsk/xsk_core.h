@@ -159,6 +159,17 @@ static inline void xring_prod_submit(struct xsk_ring_prod *r, __u32 n)
 }
 
 /*
+ * Entries submitted that the kernel has not taken yet: on the TX ring,
+ * frames it has not transmitted (nor begun to), as against those it took
+ * and has not completed
+ */
+static inline __u32 xring_prod_untaken(const struct xsk_ring_prod *r)
+{
+	/* (A), pairs with the kernel's (D) */
+	return *r->q.producer - __atomic_load_n(r->q.consumer, __ATOMIC_ACQUIRE);
+}
+
+/*
  * The kernel's producer index now (C), without taking anything: what a
  * caller that counts the entries waiting reads up to
  */
@@ -241,6 +252,7 @@ struct xsk_socket {
 	struct xsk_ring_cons comp;
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
+	int tx_kick_errno;	/* the last TX kick's errno (0: it was taken) */
 	__u64 *free_frames;	/* stack of UMEM frames owned by the app */
 	__u32 nr_free;
 	struct xsk_app_stats stats;
@@ -401,6 +413,7 @@ int __printf(3, 4) xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
  * xsk_ms() is ms times the scale, rounded.
  */
 int xsk_time_scale_init(char err[XSK_ERRLEN]);
+__u64 xsk_now_ms(void);		/* CLOCK_MONOTONIC in ms */
 double xsk_time_scale(void);
 __u64 xsk_ms(__u64 ms);
 

@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <linux/ethtool.h>
 #include <linux/genetlink.h>
@@ -816,11 +817,19 @@ static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 		.sll_family = AF_PACKET,
 		.sll_ifindex = env->ifindex[XENV_PEER],
 	};
+	__u64 wait = XENV_SEND_WAIT_MS;
+	struct timeval tv = {
+		.tv_sec = wait / 1000,
+		.tv_usec = wait % 1000 * 1000,
+	};
 	int i, side;
 
 	env->pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (env->pkt_fd < 0)
 		return xsk_errf(err, -errno, "socket(AF_PACKET)");
+	/* xenv_send() waits for room in the send buffer this long at most */
+	if (setsockopt(env->pkt_fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
+		return xsk_errf(err, -errno, "SO_SNDTIMEO on the AF_PACKET socket");
 	if (bind(env->pkt_fd, (struct sockaddr *)&sll, sizeof(sll)))
 		return xsk_errf(err, -errno, "bind AF_PACKET to %s",
 				env->ifname[XENV_PEER]);
@@ -1545,15 +1554,21 @@ void xenv_destroy(struct xsk_env *env)
 
 int xenv_send(struct xsk_env *env, const void *frame, size_t len)
 {
+	__u64 end = xsk_now_ms() + XENV_SEND_WAIT_MS;
+
 	for (;;) {
+		/* a full send buffer: EAGAIN after SO_SNDTIMEO (setup_peer()) */
 		ssize_t n = send(env->pkt_fd, frame, len, 0);
+		int err = errno;
 
 		if (n == (ssize_t)len)
 			return 0;
 		if (n >= 0)
 			return -EMSGSIZE;
-		if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
-			return -errno;
+		if (err != ENOBUFS && err != EAGAIN && err != EINTR)
+			return -err;
+		if (xsk_now_ms() >= end)
+			return -err;
 		sched_yield();
 	}
 }

@@ -52,14 +52,6 @@
 #define RX_WAIT_MS	xsk_ms(2000)
 #define QUIET_MS	xsk_ms(100)
 
-static __u64 now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 /* Send n frames of len bytes from the peer, flow 1000 + i % flows */
 static int send_frames(struct xsk_env *env, __u32 n, __u32 len, __u32 first)
 {
@@ -131,11 +123,11 @@ static void check_frame(struct rx_result *r, const void *buf, int n, __u32 len,
 static bool keep_waiting(const struct rx_result *r, __u32 want,
 			 __u64 *deadline, bool *quiet)
 {
-	if (now_ms() > *deadline)
+	if (xsk_now_ms() > *deadline)
 		return false;
 	if (r->packets >= want && !*quiet) {
 		*quiet = true;
-		*deadline = now_ms() + QUIET_MS;
+		*deadline = xsk_now_ms() + QUIET_MS;
 	}
 	return true;
 }
@@ -149,7 +141,7 @@ static void recv_frames(struct xsk_socket *xs, __u32 want, __u32 len,
 			__u32 ndesc, __u32 first, struct rx_result *r)
 {
 	static unsigned char buf[2 * JUMBO_LEN];
-	__u64 deadline = now_ms() + RX_WAIT_MS;
+	__u64 deadline = xsk_now_ms() + RX_WAIT_MS;
 	bool quiet = false;
 
 	memset(r, 0, sizeof(*r));
@@ -641,13 +633,13 @@ static int jumbo_open(struct xsk_env *env, struct xsk_port **port,
  */
 static __u32 wait_rx_descs(struct xsk_socket *xs, __u32 want)
 {
-	__u64 deadline = now_ms() + RX_WAIT_MS;
+	__u64 deadline = xsk_now_ms() + RX_WAIT_MS;
 	__u32 n;
 
 	for (;;) {
 		n = xring_cons_producer(&xs->rx) -
 		    xs->rx.q.cached_cons;
-		if (n >= want || now_ms() > deadline)
+		if (n >= want || xsk_now_ms() > deadline)
 			return n;
 		poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN }, 1, 10);
 	}
@@ -720,10 +712,10 @@ TEST_F(jumbo, no_sg_dropped)
 	ASSERT_EQ(0, jumbo_open(self->env, &self->port, variant->mode, NULL,
 				self->err)) TH_LOG("%s", self->err);
 	ASSERT_EQ(0, send_frames(self->env, 50, JUMBO_LEN, 0));
-	deadline = now_ms() + RX_WAIT_MS;
+	deadline = xsk_now_ms() + RX_WAIT_MS;
 	do {
 		ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
-	} while (st.rx_dropped < 50 && now_ms() < deadline && !usleep(10000));
+	} while (st.rx_dropped < 50 && xsk_now_ms() < deadline && !usleep(10000));
 	recv_frames(self->port->socks[0], 0, JUMBO_LEN, 3, 0, &r);
 	EXPECT_EQ(0U, r.packets);
 	ASSERT_EQ(0, xsk_socket_stats(self->port->socks[0], &st));
@@ -1367,7 +1359,7 @@ static void pkt_recv(int fd, __u32 want, __u32 len, __u32 first,
 		     const struct mb_expect *e, struct rx_result *r)
 {
 	static unsigned char buf[MB_MAX_LEN + 64], exp[JUMBO_LEN];
-	__u64 deadline = now_ms() + RX_WAIT_MS;
+	__u64 deadline = xsk_now_ms() + RX_WAIT_MS;
 	bool quiet = false;
 
 	memset(r, 0, sizeof(*r));
@@ -1467,8 +1459,8 @@ static int nic_tx_batch(struct xsk_env *env, struct xsk_socket *xs,
 		if (ret)
 			return ret;
 	}
-	deadline = now_ms() + RX_WAIT_MS;
-	while (xs->stats.tx_completed < done && now_ms() < deadline) {
+	deadline = xsk_now_ms() + RX_WAIT_MS;
+	while (xs->stats.tx_completed < done && xsk_now_ms() < deadline) {
 		xsk_kick_tx(xs);
 		if (!xsk_comp_reclaim(xs))
 			usleep(1000);
@@ -1577,10 +1569,10 @@ TEST_F(nic, stats_kept_across_bind)
 	for (round = 0; round < 5 && rx < rx0 + NIC_BATCH; round++) {
 		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN,
 					 round * NIC_BATCH));
-		deadline = now_ms() + RX_WAIT_MS;
+		deadline = xsk_now_ms() + RX_WAIT_MS;
 		do {
 			ASSERT_EQ(0, netdev_packets(dut, &rx, &tx));
-		} while (rx < rx0 + NIC_BATCH && now_ms() < deadline &&
+		} while (rx < rx0 + NIC_BATCH && xsk_now_ms() < deadline &&
 			 !usleep(10000));
 	}
 	ASSERT_LE(rx0 + NIC_BATCH, rx)
@@ -1707,7 +1699,7 @@ TEST_F(nic, completions_exact)
 	};
 	static __u8 done[COMP_RING + COMP_FRAMES];
 	static __u8 sent[COMP_RING + COMP_FRAMES];
-	__u64 deadline = now_ms() + 5 * RX_WAIT_MS;
+	__u64 deadline = xsk_now_ms() + 5 * RX_WAIT_MS;
 	__u32 submitted = 0, idx = 0, i, n;
 	struct comp_count cc = {};
 	struct xsk_socket *xs;
@@ -1721,7 +1713,7 @@ TEST_F(nic, completions_exact)
 	memset(sent, 0, sizeof(sent));
 
 	while ((submitted < COMP_FRAMES || cc.completed < COMP_FRAMES) &&
-	       now_ms() < deadline) {
+	       xsk_now_ms() < deadline) {
 		n = xring_prod_nb_free(&xs->tx, COMP_FRAMES - submitted);
 		if (n > COMP_FRAMES - submitted)
 			n = COMP_FRAMES - submitted;
@@ -1776,7 +1768,7 @@ static __u32 pkt_count_flows(int fd, __u32 want, struct flow_count *fc,
 			     __u32 nr)
 {
 	static unsigned char buf[MB_MAX_LEN + 64];
-	__u64 deadline = now_ms() + RX_WAIT_MS;
+	__u64 deadline = xsk_now_ms() + RX_WAIT_MS;
 	struct rx_result r = {};
 	struct xsk_pkt_info info;
 	__u32 stray = 0, f, i;
@@ -1865,17 +1857,17 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 		ASSERT_EQ(n, xring_prod_reserve(&xs->tx, n, &idx));
 		tx_fill(xs, self->env, idx, n, b, sent);
 		xring_prod_submit(&xs->tx, n);
-		deadline = now_ms() + RX_WAIT_MS;
-		while (cc.completed < b + n && now_ms() < deadline) {
+		deadline = xsk_now_ms() + RX_WAIT_MS;
+		while (cc.completed < b + n && xsk_now_ms() < deadline) {
 			xsk_kick_tx(xs);
 			comp_reap(xs, sent, done, ARRAY_SIZE(done), &cc);
 			usleep(1000);
 		}
 	}
 	/* What the program sent back completes too: wait, then look again */
-	deadline = now_ms() + RX_WAIT_MS;
+	deadline = xsk_now_ms() + RX_WAIT_MS;
 	while (self->port->skel->bss->xsk_tx_back < COMP_FRAMES &&
-	       now_ms() < deadline)
+	       xsk_now_ms() < deadline)
 		usleep(1000);
 	usleep(QUIET_MS * 1000);
 	xsk_kick_tx(xs);
@@ -2365,6 +2357,10 @@ TEST_F(nic, mtu_past_one_buffer)
 struct app_tx {
 	__u64 descs;
 	__u64 completed;
+	/* of the others, those the kernel never took off the TX ring */
+	__u64 untaken;
+	__u64 drain_kicks;	/* sendto() kicks in the drain */
+	int kick_errno;		/* the last kick's errno (0: it went) */
 };
 
 #define APP_TX_DRAIN_MS	xsk_ms(5000)
@@ -2389,8 +2385,8 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 	struct xsk_port *port;
 	struct xsk_socket *xs;
 	char err[XSK_ERRLEN];
-	struct app_tx r;
-	__u64 end;
+	struct app_tx r = {};
+	__u64 end, kicks;
 	char byte;
 
 	if (xsk_port_open(&port, &o, err)) {
@@ -2413,14 +2409,18 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 		xsk_kick_tx(xs);
 		xsk_comp_reclaim(xs);
 	}
-	end = now_ms() + APP_TX_DRAIN_MS;
-	while (xs->stats.tx_completed < xs->stats.tx_descs && now_ms() < end) {
+	end = xsk_now_ms() + APP_TX_DRAIN_MS;
+	kicks = xs->stats.tx_kicks;
+	while (xs->stats.tx_completed < xs->stats.tx_descs && xsk_now_ms() < end) {
 		xsk_kick_tx(xs);
 		xsk_comp_reclaim(xs);
 		usleep(1000);
 	}
 	r.descs = xs->stats.tx_descs;
 	r.completed = xs->stats.tx_completed;
+	r.untaken = xring_prod_untaken(&xs->tx);
+	r.drain_kicks = xs->stats.tx_kicks - kicks;
+	r.kick_errno = xs->tx_kick_errno;
 	_exit(write(ctl, &r, sizeof(r)) == sizeof(r) ? 0 : 5);
 }
 
@@ -2432,19 +2432,19 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 static __u32 pkt_drain(int fd, bool first)
 {
 	static unsigned char buf[MB_MAX_LEN + 64];
-	__u64 end = now_ms() + (first ? RX_WAIT_MS : QUIET_MS);
+	__u64 end = xsk_now_ms() + (first ? RX_WAIT_MS : QUIET_MS);
 	struct xsk_pkt_info info;
 	__u32 n = 0;
 	ssize_t len;
 
-	while (now_ms() < end && !(first && n)) {
+	while (xsk_now_ms() < end && !(first && n)) {
 		len = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 		if (len < 0) {
 			usleep(1000);
 			continue;
 		}
 		if (!first)
-			end = now_ms() + QUIET_MS;
+			end = xsk_now_ms() + QUIET_MS;
 		if (!xsk_pkt_check(buf, len, &info) && info.sport == 5000)
 			n++;
 	}
@@ -2458,9 +2458,9 @@ static __u32 pkt_drain(int fd, bool first)
 static void pkt_flush(int fd)
 {
 	static unsigned char buf[MB_MAX_LEN + 64];
-	__u64 end = now_ms() + QUIET_MS;
+	__u64 end = xsk_now_ms() + QUIET_MS;
 
-	while (now_ms() < end && recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+	while (xsk_now_ms() < end && recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
 		;
 }
 
@@ -2535,13 +2535,13 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 static int app_finish(struct _test_data_nic *self, struct app_tx *r, int *st)
 {
 	struct pollfd pfd = { .fd = self->app_ctl, .events = POLLIN };
-	__u64 end = now_ms() + xsk_ms(10000);
+	__u64 end = xsk_now_ms() + xsk_ms(10000);
 	ssize_t got = 0;
 	int ret;
 
 	if (write(self->app_ctl, "1", 1) != 1)
 		return -errno;
-	while (!(ret = poll(&pfd, 1, 10)) && now_ms() < end)
+	while (!(ret = poll(&pfd, 1, 10)) && xsk_now_ms() < end)
 		pkt_flush(self->peer_fd);
 	if (ret > 0)
 		got = read(self->app_ctl, r, sizeof(*r));
@@ -2687,7 +2687,7 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
 			       struct _test_data_nic *self, __u64 live)
 {
 	int ifindex = self->env->ifindex[XENV_DUT];
-	__u64 end = now_ms() + POOL_WAIT_MS;
+	__u64 end = xsk_now_ms() + POOL_WAIT_MS;
 	struct xenv_pools p;
 	__u32 ring;
 
@@ -2706,7 +2706,7 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
 		if (!p.held && p.live_pages <= live + ring)
 			break;
 		usleep(100 * 1000);
-	} while (now_ms() < end);
+	} while (xsk_now_ms() < end);
 	if (p.pools)
 		TH_LOG("%s: %u page pools, pages out of those in use: %llu before, %llu after",
 		       self->env->ifname[XENV_DUT], p.pools,
@@ -2792,11 +2792,11 @@ TEST_F_TIMEOUT(nic, app_killed_mid_run, RECONF_TIMEOUT)
 static int reopen_port(struct xsk_env *env, struct xsk_port **port,
 		       enum xsk_mode mode, char err[XSK_ERRLEN], __u32 *busy)
 {
-	__u64 end = now_ms() + RX_WAIT_MS;
+	__u64 end = xsk_now_ms() + RX_WAIT_MS;
 	int ret;
 
 	while ((ret = open_port(env, port, mode, NULL, err)) == -EBUSY &&
-	       now_ms() < end) {
+	       xsk_now_ms() < end) {
 		(*busy)++;
 		usleep(1000);
 	}
@@ -2958,7 +2958,10 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 	ASSERT_EQ(1U, app_frames);
 	for (i = 0; i < RECONF_STEPS; i++) {
 		/* best effort: a link that is down may refuse them */
-		send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+		ret = send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+		if (ret)
+			TH_LOG("step %u: the peer's batch before it: %s", i,
+			       strerror(-ret));
 		ret = reconf_step(self, other, op, i, &orig);
 		if (ret == -EOPNOTSUPP && !i) {
 			xsk_prog_bpf__destroy(other);
@@ -2966,7 +2969,10 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 			     self->env->ifname[XENV_DUT]);
 		}
 		EXPECT_EQ(0, ret) TH_LOG("step %u: %s", i, strerror(-ret));
-		send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+		ret = send_frames(self->env, NIC_BATCH, PKT_LEN, 0);
+		if (ret)
+			TH_LOG("step %u: the peer's batch after it: %s", i,
+			       strerror(-ret));
 	}
 	xsk_prog_bpf__destroy(other);
 	ASSERT_EQ(0, xenv_wait_links(self->env));
@@ -2987,6 +2993,12 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 		TH_LOG("%llu of the %llu descriptors the application sent never completed",
 		       (unsigned long long)(tx.descs - tx.completed),
 		       (unsigned long long)tx.descs);
+	/* a queue that refused them, or frames the driver kept */
+	if (tx.descs != tx.completed)
+		TH_LOG("%llu of them never taken off the TX ring; %llu drain kicks, the last: %s",
+		       (unsigned long long)tx.untaken,
+		       (unsigned long long)tx.drain_kicks,
+		       tx.kick_errno ? strerror(tx.kick_errno) : "taken");
 	EXPECT_LT(0ULL, tx.descs);
 	nic_pools_returned(_metadata, self, live);
 }
@@ -3172,9 +3184,9 @@ static int mb_send(struct xsk_prog_bpf *skel, struct xsk_env *env, __u32 n,
 		if (ret)
 			return ret;
 		sent += b;
-		deadline = now_ms() + RX_WAIT_MS;
+		deadline = xsk_now_ms() + RX_WAIT_MS;
 		while (mb_frames_seen(skel) < base + (__u64)sent * per_frame) {
-			if (now_ms() > deadline)
+			if (xsk_now_ms() > deadline)
 				return -ETIMEDOUT;
 			usleep(1000);
 		}
@@ -3259,11 +3271,11 @@ static void mb_memory(struct __test_metadata *_metadata,
 	/* warm-up: RX rings, socket buffers, page caches */
 	ASSERT_EQ(0, mb_send(skel, env, 1000, JUMBO_LEN, 0, 1));
 	before = free_pages();
-	t = now_ms();
+	t = xsk_now_ms();
 	ASSERT_EQ(0, mb_send(skel, env, MB_LEAK_FRAMES, JUMBO_LEN, 0, 1));
 	after = free_pages();
 	TH_LOG("%u frames in %llu ms; free pages %llu before, %llu after",
-	       MB_LEAK_FRAMES, now_ms() - t, before, after);
+	       MB_LEAK_FRAMES, xsk_now_ms() - t, before, after);
 	EXPECT_EQ(1000ULL + MB_LEAK_FRAMES, st->frames);
 	EXPECT_EQ((1000ULL + MB_LEAK_FRAMES) * JUMBO_LEN, st->bytes);
 	EXPECT_EQ(st->frames, st->multi);
@@ -4079,6 +4091,71 @@ TEST_F(bad_bind, refused)
 	EXPECT_NE(NULL, strstr(self->err, strerror(-variant->expect)))
 		TH_LOG("message: %s", self->err);
 	xsk_socket_destroy(xs);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The peer's sends when its device stops taking frames                     */
+
+FIXTURE(peer_stall) {
+	struct xsk_env *env;
+	char err[XSK_ERRLEN];
+};
+
+FIXTURE_SETUP(peer_stall)
+{
+	if (!is_root())
+		SKIP(return, "needs root (network namespaces)");
+	ASSERT_EQ(0, xenv_create(&self->env, NULL, self->err))
+		TH_LOG("%s", self->err);
+}
+
+FIXTURE_TEARDOWN(peer_stall)
+{
+	xenv_destroy(self->env);
+}
+
+/*
+ * A peer queue that does not drain (tbf at 8 bit/s, a limit of 1 MB):
+ * frames pile up in the qdisc until the AF_PACKET socket's send buffer is
+ * full, where a send() would wait for good.  xenv_send() returns EAGAIN
+ * XENV_SEND_WAIT_MS after its call instead (the stall of a peer's TX
+ * queue, as a test sees it).
+ */
+TEST_F_TIMEOUT(peer_stall, send_bounded, 60)
+{
+	const char *peer = self->env->ifname[XENV_PEER];
+	const char *const tbf[] = {
+		"tc", "-n", self->env->ns[XENV_NS(XENV_PEER)], "qdisc",
+		"replace", "dev", peer, "root", "tbf", "rate", "8bit",
+		"burst", "1600", "limit", "1000000", NULL,
+	};
+	unsigned char frame[60] = {};	/* to the dut; the bytes do not matter */
+	__u64 start = 0, took = 0;
+	__u32 i;
+	int ret = 0;
+
+	ret = xenv_run_or_fail(self->err, tbf);
+	/* no CONFIG_NET_SCHED, or no CONFIG_NET_SCH_TBF (tinyconfig's) */
+	if (ret && (strstr(self->err, "not supported") ||
+		    strstr(self->err, "kind is unknown")))
+		SKIP(return, "no tbf qdisc in this kernel: %.960s",
+		     self->err);
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->err);
+	memcpy(frame, self->env->mac[XENV_DUT], 6);
+	memcpy(frame + 6, self->env->mac[XENV_PEER], 6);
+	for (i = 0; i < 100000 && !ret; i++) {
+		start = xsk_now_ms();
+		ret = xenv_send(self->env, frame, sizeof(frame));
+		took = xsk_now_ms() - start;
+	}
+	ASSERT_EQ(-EAGAIN, ret) TH_LOG("%u frames sent, then: %s", i - 1,
+				       strerror(-ret));
+	/* the buffer took some (the qdisc holds them) before it was full */
+	EXPECT_LT(1U, i);
+	EXPECT_LE(XENV_SEND_WAIT_MS, took);
+	EXPECT_GT(XENV_SEND_WAIT_MS + xsk_ms(2000), took);
+	TH_LOG("%s: %u frames taken, then EAGAIN after %llu ms", peer, i - 1,
+	       (unsigned long long)took);
 }
 
 /* ------------------------------------------------------------------------ */
