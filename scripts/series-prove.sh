@@ -21,7 +21,14 @@
 # scripts/kernel-build.sh, relative to the project): the trees before and
 # after that patch are built with it too, in a build directory of their
 # own, and its tests run on those images (a bug that only a module shows:
-# scripts/vnet-module.config).
+# scripts/vnet-module.config).  The word "debug" there builds them as
+# KERNEL_DEBUG=1 does (the tree's kernel/configs/debug.config: KASAN,
+# lockdep, kmemleak), for a patch whose bug only a debug kernel reports.
+#
+# A test named kmsg:TEST is judged by the kernel log as well: it passes
+# before and after, and the guest's kernel log of the run (boot and
+# tests, scripts/kmsg-check.sh) has a splat before the patch and none
+# with it (a lockdep or KASAN report that no assertion sees).
 #
 # A patch mapped to "no-change" changes no behaviour: its exact A/B
 # (scripts/kernel-ab.sh on the images before and after it) is printed
@@ -39,6 +46,9 @@
 #   --submission NAME only the patches of one submission (iwl-net,
 #                     iwl-next, or a driver fix series such as vmxnet3),
 #                     on the trees of kernel/ before and with each
+#   --patch N         only the Nth kernel patch (of all, as the report
+#                     numbers them), and only the trees before and with
+#                     it built
 # The trees are built one after the other into one build directory, so
 # each build after the first is incremental.
 set -euo pipefail
@@ -46,7 +56,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-pin.sh"
 kdir=$kernel_tree map="$top/scripts/series-prove.map"
-out=$(kernel_dir prove) ab=1 sub=
+out=$(kernel_dir prove) ab=1 sub='' only=''
 
 . "$top/scripts/lib/common.sh"
 . "$top/scripts/lib/series.sh"
@@ -58,6 +68,9 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--no-ab) ab=0; shift ;;
 	--submission) sub=${2:?--submission needs a name}; shift 2 ;;
+	--patch) only=${2:?--patch needs a number}; shift 2
+		want_whole "$only" "--patch '$only' is not a patch number"
+		[ "$only" -gt 0 ] || die "--patch: the patches are numbered from 1" ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -85,6 +98,11 @@ if [ -n "$sub" ]; then
 	[ "$last" -le "$n" ] && [ "$first" -le "$last" ] ||
 		die "$kdir does not have the patches of $sub ($first..$last of $n kernel commits)"
 fi
+if [ -n "$only" ]; then
+	[ "$only" -ge "$first" ] && [ "$only" -le "$last" ] ||
+		die "--patch $only: not one of the patches ${sub:+of $sub }($first..$last)"
+	first=$only last=$only
+fi
 
 tests_of() {	# SUBJECT: the map's tests, or nothing
 	awk -F'|' -v s="$1" '$0 !~ /^#/ && $1 == s { print $2; exit }' "$map"
@@ -100,7 +118,8 @@ frag_of() {	# SUBJECT: the map's config fragment for its tests, or nothing
 for c in "${commits[@]}"; do
 	[ -n "$(tests_of "${c#* }")" ] || die "no line in $map for '${c#* }'"
 	f=$(frag_of "${c#* }")
-	[ -z "$f" ] || [ -f "$top/$f" ] || die "$map: no config fragment $f (for '${c#* }')"
+	[ -z "$f" ] || [ "$f" = debug ] || [ -f "$top/$f" ] ||
+		die "$map: no config fragment $f (for '${c#* }')"
 done
 
 mkdir -p "$out"
@@ -115,12 +134,14 @@ git -C "$kdir" worktree add -q --detach "$wt" baseline
 
 # Images 0 (baseline) .. n, each built incrementally from the last
 build() {	# INDEX COMMIT [FRAGMENT]: img-INDEX, or img-INDEX-NAME with FRAGMENT
-	local kb=$out/kbuild img=$out/img-$1
+	local kb=$out/kbuild img=$out/img-$1 extra='' debug=0
 	git -C "$wt" checkout -q --detach "$2"
 	if [ -n "${3:-}" ]; then
 		kb=$out/kbuild-$(basename "$3" .config) img=$img-$(basename "$3" .config)
+		if [ "$3" = debug ]; then debug=1; else extra=$top/$3; fi
 	fi
-	KERNEL_CONFIG_EXTRA=${3:+$top/$3} "$top/scripts/kernel-build.sh" "$wt" "$kb" \
+	KERNEL_CONFIG_EXTRA=$extra KERNEL_DEBUG=$debug \
+	"$top/scripts/kernel-build.sh" "$wt" "$kb" \
 		>"$out/build-${img##*/img-}.log" 2>&1 ||
 		die "building tree $1 ($2${3:+, $3}) failed, see $out/build-${img##*/img-}.log"
 	# the image in its build directory when it has modules (vm-run.sh
@@ -135,30 +156,61 @@ build() {	# INDEX COMMIT [FRAGMENT]: img-INDEX, or img-INDEX-NAME with FRAGMENT
 		cp "$kb/arch/x86/boot/bzImage" "$img"
 	fi
 }
-build 0 baseline
-for i in $(seq 1 "$last"); do
-	build "$i" "${commits[i-1]%% *}"
-done
+before_of() {	# INDEX: the commit of the tree before patch INDEX
+	if [ "$1" -gt 1 ]; then echo "${commits[$1-2]%% *}"; else echo baseline; fi
+}
+if [ -z "$only" ]; then
+	build 0 baseline
+	for i in $(seq 1 "$last"); do
+		build "$i" "${commits[i-1]%% *}"
+	done
+elif [ -z "$(frag_of "${commits[only-1]#* }")" ]; then
+	build $((only - 1)) "$(before_of "$only")"
+	build "$only" "${commits[only-1]%% *}"
+fi
 # the trees before and after each patch whose map line names a fragment
 for i in $(seq "$first" "$last"); do
 	f=$(frag_of "${commits[i-1]#* }")
 	[ -n "$f" ] || continue
-	build $((i - 1)) "$([ "$i" -gt 1 ] && echo "${commits[i-2]%% *}" || echo baseline)" "$f"
+	build $((i - 1)) "$(before_of "$i")" "$f"
 	build "$i" "${commits[i-1]%% *}" "$f"
 done
 
 run() {		# NAME IMAGE MODEL TESTS...: TAP of the tests in kernel IMAGE, in NAME.txt
-	local name=$1 img=$2 model=$3 rargs=() t
+	local name=$1 img=$2 model=$3 rargs=() t tmo=900
 	shift 3
 	for t in "$@"; do rargs+=(-r "$t"); done
+	# a debug kernel boots and runs several times slower
+	case $img in *-debug) tmo=3600 ;; esac
 	rm -rf "$out/vm-$name"
-	"$top/scripts/vm-run.sh" --icount --timeout 900 --kernel "$(readlink -f "$img")" \
+	"$top/scripts/vm-run.sh" --icount --timeout $tmo --kernel "$(readlink -f "$img")" \
 		--nics "$model" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
 		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1; shift
 			set -- $(vm_nic_pair $model) "$@"
 			XSK_DEVS="$1 $2" XSK_DEV_POLICY=$(vm_nic_policy $model); shift 2
 			export XSK_DEVS XSK_DEV_POLICY; exec $suite "$@"' \
 		"$suite" "$model" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true
+}
+
+# The guest's kernel log (boot and tests) as scripts/vm-init.sh judged it
+# after the run (scripts/kmsg-check.sh): clean, splat, or missing (not
+# read, or the run did not get there)
+kmsg_verdict() {	# FILE
+	if grep -q '^vm-init: the kernel log is not clean' "$1"; then
+		echo splat
+	elif grep -q '^vm-init: the kernel log cannot be read' "$1"; then
+		echo missing
+	elif grep -q '^vm-init: exit status' "$1"; then
+		echo clean
+	else
+		echo missing
+	fi
+}
+
+# The first line of the first splat kmsg-check printed, without its stamp
+kmsg_first() {	# FILE
+	sed -n '/^kmsg-check: splat 1/,$p' "$1" | sed 1d |
+		grep -v -m1 -e 'cut here' | sed 's/^ *//; s/^\[[^]]*\] *//'
 }
 
 verdict() {	# FILE TEST: ok, skip, fail or missing
@@ -214,19 +266,35 @@ for i in $(seq "$first" "$last"); do
 	model=$(model_of "$subj")
 	f=$(frag_of "$subj")
 	sfx=${f:+-$(basename "$f" .config)}
+	names=${tests//+/}
 	# shellcheck disable=SC2086
-	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" ${tests//+/}
+	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" ${names//kmsg:/}
 	# shellcheck disable=SC2086
-	run "$i-after" "$out/img-$i$sfx" "$model" ${tests//+/}
+	run "$i-after" "$out/img-$i$sfx" "$model" ${names//kmsg:/}
 	for t in $tests; do
 		# +TEST: the patch gives the device what TEST needs (it skips
 		# before, naming what the device lacks) and TEST passes after
 		want=fail
 		case $t in +*) want=skip t=${t#+} ;; esac
+		log=0
+		case $t in kmsg:*) log=1 t=${t#kmsg:} ;; esac
 		before=$(verdict "$out/$i-before.txt" "$t")
 		after=$(verdict "$out/$i-after.txt" "$t")
+		# kmsg:TEST: it passes either way; the kernel log tells
+		if [ $log -eq 1 ]; then
+			kb=$(kmsg_verdict "$out/$i-before.txt")
+			ka=$(kmsg_verdict "$out/$i-after.txt")
+			if [ "$before" = ok ] && [ "$kb" = splat ]; then
+				before=fail
+			else
+				before="$before, the kernel log $kb"
+			fi
+			[ "$ka" = clean ] || after="$after, the kernel log $ka"
+		fi
 		# the first failed expectation, else the first message
-		how=$({ grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/$i-before.txt"
+		how=$({ [ $log -eq 0 ] ||
+			echo "the kernel log: $(kmsg_first "$out/$i-before.txt")"
+			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/$i-before.txt"
 			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/$i-before.txt"
 			grep -E "^ok [0-9]+ $t # SKIP" "$out/$i-before.txt" | sed 's/.*# SKIP/SKIP/'
 			grep -E "$splat" "$out/$i-before.txt"; } |
