@@ -34,7 +34,7 @@
 # (scripts/kernel-ab.sh on the images before and after it) is printed
 # instead.
 # A kernel patch missing from the map, or a test that passes before or
-# fails after, is an error (exit 1).
+# fails after, is an error (exit 1; 2 for a bad option).
 #
 # Per patch N, its runs are in OUT/N-before.txt and OUT/N-after.txt.
 #
@@ -58,6 +58,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$kernel_tree map="$top/scripts/series-prove.map"
 out=$(kernel_dir prove) ab=1 sub='' only=''
 
+# shellcheck disable=SC2034  # read by lib/common.sh: bad options exit 2
+die_status=2
 . "$top/scripts/lib/common.sh"
 . "$top/scripts/lib/series.sh"
 
@@ -75,6 +77,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
+die_status=1
 
 [ -e "$kdir/.git" ] || die "$kdir is not a kernel work tree (make kernel-tree)"
 [ -f "$map" ] || die "no map $map"
