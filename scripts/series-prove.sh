@@ -130,6 +130,9 @@ out=$(cd "$out" && pwd)
 wt="$out/tree"
 cleanup() {	# the work tree, also after an error or interrupt
 	git -C "$kdir" worktree remove --force "$wt" >/dev/null 2>&1 || true
+	# one a killed run left unregistered: a directory of $out alone
+	rm -rf "$wt"
+	git -C "$kdir" worktree prune
 }
 trap cleanup EXIT
 cleanup
