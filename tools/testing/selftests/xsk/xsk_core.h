@@ -252,7 +252,7 @@ struct xsk_socket {
 	struct xsk_ring_cons comp;
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
-	int tx_kick_errno;	/* the last TX kick's errno (0: it was taken) */
+	int tx_kick_errno;	/* the last TX kick's errno, 0 if it had none */
 	__u64 *free_frames;	/* stack of UMEM frames owned by the app */
 	__u32 nr_free;
 	struct xsk_app_stats stats;
@@ -413,8 +413,9 @@ int __printf(3, 4) xsk_errf(char err[XSK_ERRLEN], int ret, const char *fmt, ...)
  * xsk_ms() is ms times the scale, rounded.
  */
 int xsk_time_scale_init(char err[XSK_ERRLEN]);
-__u64 xsk_now_ms(void);		/* CLOCK_MONOTONIC in ms */
 double xsk_time_scale(void);
 __u64 xsk_ms(__u64 ms);
+
+__u64 xsk_now_ms(void);		/* CLOCK_MONOTONIC in ms */
 
 #endif /* XSK_CORE_H */

@@ -2360,7 +2360,7 @@ struct app_tx {
 	/* of the others, those the kernel never took off the TX ring */
 	__u64 untaken;
 	__u64 drain_kicks;	/* sendto() kicks in the drain */
-	int kick_errno;		/* the last kick's errno (0: it went) */
+	int kick_errno;		/* the last kick's errno, 0 if it had none */
 };
 
 #define APP_TX_DRAIN_MS	xsk_ms(5000)
@@ -2998,7 +2998,7 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 		TH_LOG("%llu of them never taken off the TX ring; %llu drain kicks, the last: %s",
 		       (unsigned long long)tx.untaken,
 		       (unsigned long long)tx.drain_kicks,
-		       tx.kick_errno ? strerror(tx.kick_errno) : "taken");
+		       tx.kick_errno ? strerror(tx.kick_errno) : "no error");
 	EXPECT_LT(0ULL, tx.descs);
 	nic_pools_returned(_metadata, self, live);
 }
