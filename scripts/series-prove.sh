@@ -77,6 +77,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
+# shellcheck disable=SC2034  # read by lib/common.sh: other errors exit 1
 die_status=1
 
 [ -e "$kdir/.git" ] || die "$kdir is not a kernel work tree (make kernel-tree)"
