@@ -28,7 +28,9 @@
 # A test named kmsg:TEST is judged by the kernel log as well: it passes
 # before and after, and the guest's kernel log of the run (boot and
 # tests, scripts/kmsg-check.sh) has a splat before the patch and none
-# with it (a lockdep or KASAN report that no assertion sees).
+# with it (a lockdep or KASAN report that no assertion sees).  A patch's
+# tests run in one guest, so the log is the run's: with two kmsg: tests,
+# a splat of either counts for both.
 #
 # A patch mapped to "no-change" changes no behaviour: its exact A/B
 # (scripts/kernel-ab.sh on the images before and after it) is printed
@@ -65,13 +67,16 @@ die_status=2
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernel-dir) kdir=${2:?--kernel-dir needs a directory}; shift 2 ;;
-	--map) map=${2:?--map needs a file}; shift 2 ;;
-	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	--kernel-dir|--map|--out|--submission|--patch)
+		[ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
+	--kernel-dir) kdir=$2; shift 2 ;;
+	--map) map=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
 	--no-ab) ab=0; shift ;;
-	--submission) sub=${2:?--submission needs a name}; shift 2 ;;
-	--patch) only=${2:?--patch needs a number}; shift 2
-		want_whole "$only" "--patch '$only' is not a patch number"
+	--submission) sub=$2; shift 2 ;;
+	--patch) want_whole "$2" "--patch '$2' is not a patch number"
+		# decimal: 010 is ten, as the report numbers it
+		only=$((10#$2)); shift 2
 		[ "$only" -gt 0 ] || die "--patch: the patches are numbered from 1" ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;

@@ -153,10 +153,11 @@ const char *xenv_xdp_feature_name(unsigned int bit);
 
 /*
  * Send one frame out of the peer's device towards the dut (AF_PACKET):
- * 0 or -errno.  A full queue (ENOBUFS) or send buffer (EAGAIN) is waited
- * on for XENV_SEND_WAIT_MS at most, then its errno returned: a peer whose
- * TX queue no longer drains fails the caller instead of holding it until
- * the harness's timeout.
+ * 0 or -errno.  A full queue (ENOBUFS) or send buffer (EAGAIN) is retried
+ * until XENV_SEND_WAIT_MS have passed (a send() blocked on the buffer at
+ * that point may add as long again), then its errno returned: a peer
+ * whose TX queue no longer drains fails the caller instead of holding it
+ * until the harness's timeout.
  */
 #define XENV_SEND_WAIT_MS	xsk_ms(5000)
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);
