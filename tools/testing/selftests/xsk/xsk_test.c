@@ -2436,9 +2436,19 @@ struct app_tx {
  * then receiving and sending (flow 5000) until it is killed, or until a
  * byte (or the end) comes on ctl, then until its TX ring is done (struct
  * app_tx on ctl, exit 0); a byte on ready once bound.  Never returns.
+ *
+ * Unpaced, it sends a frame on every turn of its loop, as fast as the
+ * CPU lets it: a TX ring full of work when it is killed.  Paced, it waits
+ * up to APP_PACE_MS for a frame to come before each of its own: on a
+ * one-CPU guest of a debug kernel the unpaced loop and the peer's receive
+ * path of its frames took half of the CPU, and the steps of a
+ * reconfiguration test, which run the softirqs of those frames on their
+ * way, took up to four times as long.
  */
-static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
-		    int ready, int ctl)
+#define APP_PACE_MS	1
+
+static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
+		    int map_fd, int ready, int ctl)
 {
 	struct xsk_port_opts o = {
 		.ifname = env->ifname[XENV_DUT],
@@ -2473,6 +2483,9 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, int map_fd,
 		xsk_tx_packet(xs, frame, sizeof(frame));
 		xsk_kick_tx(xs);
 		xsk_comp_reclaim(xs);
+		if (paced)
+			poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN },
+			     1, APP_PACE_MS);
 	}
 	end = xsk_now_ms() + APP_TX_DRAIN_MS;
 	kicks = xs->stats.tx_kicks;
@@ -2531,10 +2544,12 @@ static void pkt_flush(int fd)
 
 /*
  * The test's xsk_redirect attached through netlink (it stays when the
- * application dies), and nic_app() started on it in mode: 0, or -errno
- * (-EIO: the application did not bind; its exit status then in *st)
+ * application dies), and nic_app() started on it in mode, paced or not: 0,
+ * or -errno (-EIO: the application did not bind; its exit status then in
+ * *st)
  */
-static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
+static int app_start(struct _test_data_nic *self, enum xsk_mode mode,
+		     bool paced, int *st)
 {
 	int ifindex = self->env->ifindex[XENV_DUT], ready[2], ctl[2], ret;
 	ssize_t got;
@@ -2574,7 +2589,7 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode, int *st)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(ready[0]);
 		close(ctl[0]);
-		nic_app(self->env, mode,
+		nic_app(self->env, mode, paced,
 			bpf_map__fd(self->skel->maps.xsks_map), ready[1],
 			ctl[1]);
 	}
@@ -2803,7 +2818,8 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
  * napi_synchronize() in igb_down()" (2026), where ifdown then spun in NAPI
  * and the TX queue stalled for good.  Afterwards the link goes down and
  * up and the program is detached, none of which may fail or hang, and a
- * new socket of the same mode receives and sends exact batches.
+ * new socket of the same mode receives and sends exact batches.  The
+ * application is unpaced: its TX ring is full of work when it dies.
  */
 TEST_F_TIMEOUT(nic, app_killed_mid_run, RECONF_TIMEOUT)
 {
@@ -2814,7 +2830,7 @@ TEST_F_TIMEOUT(nic, app_killed_mid_run, RECONF_TIMEOUT)
 	int st = 0;
 
 	live = nic_pools_before(self);
-	ASSERT_EQ(0, app_start(self, variant->mode, &st))
+	ASSERT_EQ(0, app_start(self, variant->mode, false, &st))
 		TH_LOG("the application did not bind (status %d)",
 		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	/* traffic both ways while it runs, and killed in the middle of it */
@@ -3008,7 +3024,7 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 		     self->env->ifname[XENV_DUT]);
 	ASSERT_EQ(0, ret);
 	live = nic_pools_before(self);
-	ASSERT_EQ(0, app_start(self, mode, &st))
+	ASSERT_EQ(0, app_start(self, mode, true, &st))
 		TH_LOG("the application did not bind (status %d)",
 		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	if (op == RECONF_PROG) {
