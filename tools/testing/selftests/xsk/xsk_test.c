@@ -3070,6 +3070,8 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 	/* everything it sent, through all the steps, completed */
 	ASSERT_EQ(0, app_finish(self, &tx, &st))
 		TH_LOG("the application did not report (status %d)", st);
+	TH_LOG("the application sent %llu frames through the %u steps",
+	       (unsigned long long)tx.descs, RECONF_STEPS);
 	EXPECT_EQ(tx.descs, tx.completed)
 		TH_LOG("%llu of the %llu descriptors the application sent never completed",
 		       (unsigned long long)(tx.descs - tx.completed),
