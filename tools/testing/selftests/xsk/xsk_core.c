@@ -106,12 +106,17 @@ __u64 xsk_ms(__u64 ms)
 	return (__u64)(ms * time_scale + 0.5);
 }
 
-__u64 xsk_now_ms(void)
+__u64 xsk_now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
+}
+
+__u64 xsk_now_ms(void)
+{
+	return xsk_now_us() / 1000;
 }
 
 void xsk_ifdriver(const char *ifname, char *buf, size_t len)

@@ -417,5 +417,6 @@ double xsk_time_scale(void);
 __u64 xsk_ms(__u64 ms);
 
 __u64 xsk_now_ms(void);		/* CLOCK_MONOTONIC in ms */
+__u64 xsk_now_us(void);		/* and in us */
 
 #endif /* XSK_CORE_H */

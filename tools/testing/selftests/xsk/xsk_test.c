@@ -2438,14 +2438,16 @@ struct app_tx {
  * app_tx on ctl, exit 0); a byte on ready once bound.  Never returns.
  *
  * Unpaced, it sends a frame on every turn of its loop, as fast as the
- * CPU lets it: a TX ring full of work when it is killed.  Paced, it waits
- * up to APP_PACE_MS for a frame to come before each of its own: on a
+ * CPU lets it: frames in flight whenever it is killed.  Paced, it rests
+ * APP_REST times as long as its turns took (in rests of APP_REST_MIN_US
+ * at least), whatever the kernel's speed: a tenth of the frames.  On a
  * one-CPU guest of a debug kernel the unpaced loop and the peer's receive
  * path of its frames took half of the CPU, and the steps of a
  * reconfiguration test, which run the softirqs of those frames on their
- * way, took up to four times as long.
+ * way, took several times as long.
  */
-#define APP_PACE_MS	1
+#define APP_REST	9
+#define APP_REST_MIN_US	1000
 
 static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 		    int map_fd, int ready, int ctl)
@@ -2461,7 +2463,7 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 	struct xsk_socket *xs;
 	char err[XSK_ERRLEN];
 	struct app_tx r = {};
-	__u64 end, kicks;
+	__u64 end, kicks, turn, owed = 0;
 	char byte;
 
 	if (xsk_port_open(&port, &o, err)) {
@@ -2474,6 +2476,7 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 	xsk_kick_fill(xs);
 	if (write(ready, "1", 1) != 1)
 		_exit(3);
+	turn = xsk_now_us();
 	while (recv(ctl, &byte, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN) {
 		while (xsk_rx_packet(xs, buf, sizeof(buf), &ndesc) > 0)
 			;
@@ -2483,9 +2486,14 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 		xsk_tx_packet(xs, frame, sizeof(frame));
 		xsk_kick_tx(xs);
 		xsk_comp_reclaim(xs);
-		if (paced)
-			poll(&(struct pollfd){ .fd = xs->fd, .events = POLLIN },
-			     1, APP_PACE_MS);
+		if (paced) {
+			owed += (xsk_now_us() - turn) * APP_REST;
+			if (owed >= APP_REST_MIN_US) {
+				usleep(owed);
+				owed = 0;
+			}
+			turn = xsk_now_us();
+		}
 	}
 	end = xsk_now_ms() + APP_TX_DRAIN_MS;
 	kicks = xs->stats.tx_kicks;
@@ -2819,7 +2827,7 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
  * and the TX queue stalled for good.  Afterwards the link goes down and
  * up and the program is detached, none of which may fail or hang, and a
  * new socket of the same mode receives and sends exact batches.  The
- * application is unpaced: its TX ring is full of work when it dies.
+ * application is unpaced: it has frames in flight when it dies.
  */
 TEST_F_TIMEOUT(nic, app_killed_mid_run, RECONF_TIMEOUT)
 {
