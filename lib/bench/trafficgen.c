@@ -60,22 +60,29 @@ static void sleep_until(__u64 t)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-static bool over(const struct tgen_opts *o, __u64 start_raw)
+/*
+ * The run's clock is CLOCK_MONOTONIC (ktime_ns()), the clock its pacing
+ * sleeps on and tgen_tx's bpf_ktime_get_ns() reads: its deadline and the
+ * duration it reports are in the clock its frames were timed by (against
+ * CLOCK_MONOTONIC_RAW, a run paced at (count - 1) / rate measured up to
+ * 76 ppm short here, the NTP correction between the two)
+ */
+static bool over(const struct tgen_opts *o, __u64 start)
 {
 	return stopped(o) ||
-	       (o->duration_ns && mono_ns() - start_raw >= o->duration_ns);
+	       (o->duration_ns && ktime_ns() - start >= o->duration_ns);
 }
 
 /*
  * Wait for CLOCK_MONOTONIC time t in naps of at most 10 ms, so that *stop
  * and the end of the duration are seen on time; false when the run is over
  */
-static bool wait_until(const struct tgen_opts *o, __u64 t, __u64 start_raw)
+static bool wait_until(const struct tgen_opts *o, __u64 t, __u64 start)
 {
 	for (;;) {
 		__u64 now = ktime_ns();
 
-		if (over(o, start_raw))
+		if (over(o, start))
 			return false;
 		if (now >= t)
 			return true;
@@ -102,17 +109,17 @@ static __u64 step_frames(const struct tgen_opts *o)
 }
 
 /* Frames to send in the next step, 0 when the run is over */
-static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start_raw,
-		       __u64 start_mono, __u64 step)
+static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start,
+		       __u64 step)
 {
-	if (over(o, start_raw) || (o->count && done >= o->count))
+	if (over(o, start) || (o->count && done >= o->count))
 		return 0;
 	if (o->count && o->count - done < step)
 		step = o->count - done;
 	/* Frame done goes out at start + done / rate */
 	if (o->rate_pps &&
-	    !wait_until(o, start_mono +
-			(__u64)((double)done * NSEC / o->rate_pps), start_raw))
+	    !wait_until(o, start +
+			(__u64)((double)done * NSEC / o->rate_pps), start))
 		return 0;
 	return step;
 }
@@ -221,7 +228,7 @@ static int read_sent(struct trafficgen_bpf *skel, __u64 *sent)
 struct watcher {
 	pthread_t gen;
 	const volatile int *stop;
-	__u64 deadline;			/* CLOCK_MONOTONIC_RAW; 0 = none */
+	__u64 deadline;			/* CLOCK_MONOTONIC; 0 = none */
 	const volatile __u64 *sent;	/* paced: the program's frames */
 	__u64 count;			/* paced: fire once sent reaches it */
 	volatile int fired;		/* the run must end */
@@ -238,7 +245,7 @@ static void *watch(void *arg)
 	struct watcher *w = arg;
 
 	while (!w->done) {
-		__u64 now = mono_ns(), nap = 5000000;
+		__u64 now = ktime_ns(), nap = 5000000;
 
 		if ((w->stop && *w->stop) || (w->deadline && now >= w->deadline) ||
 		    (w->count && *w->sent >= w->count))
@@ -250,21 +257,21 @@ static void *watch(void *arg)
 			pthread_kill(w->gen, TGEN_SIGNAL);
 		else if (w->deadline && w->deadline - now < nap)
 			nap = w->deadline - now;
-		sleep_until(ktime_ns() + nap);
+		sleep_until(now + nap);
 	}
 	return NULL;
 }
 
 static int run_live_full(const struct tgen_opts *o,
 			 struct trafficgen_bpf *skel, struct xdp_md *md,
-			 void *frame, __u32 size, __u64 start_raw, char err[ERR_LEN])
+			 void *frame, __u32 size, __u64 start, char err[ERR_LEN])
 {
 	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
 	struct sigaction sa = { .sa_handler = on_tgen_signal }, old;
 	struct watcher w = {
 		.gen = pthread_self(),
 		.stop = o->stop,
-		.deadline = o->duration_ns ? start_raw + o->duration_ns : 0,
+		.deadline = o->duration_ns ? start + o->duration_ns : 0,
 		.sent = &skel->bss->next_seq,
 		.count = o->rate_pps ? o->count : 0,
 	};
@@ -306,16 +313,16 @@ static int run_live_full(const struct tgen_opts *o,
 
 static int run_live_paced(const struct tgen_opts *o,
 			  struct trafficgen_bpf *skel, struct xdp_md *md,
-			  void *frame, __u32 size, __u64 start_raw, char err[ERR_LEN])
+			  void *frame, __u32 size, __u64 start, char err[ERR_LEN])
 {
 	int prog_fd = bpf_program__fd(skel->progs.tgen_tx);
-	__u64 start = ktime_ns(), done = 0;
+	__u64 done = 0;
 	int ret = 0;
 
 	while (!stopped(o) && (!o->count || done < o->count)) {
 		/* Frame done leaves at start + done / rate */
 		if (!wait_until(o, start + (__u64)((double)done * NSEC /
-						   o->rate_pps), start_raw))
+						   o->rate_pps), start))
 			break;
 		ret = prog_run(prog_fd, frame, size, md, 1);
 		if (ret == -EINTR)
@@ -332,7 +339,7 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 		    struct xdp_md *md, void *frame, __u32 size,
 		    struct tgen_result *r, char err[ERR_LEN])
 {
-	__u64 start_raw = mono_ns();
+	__u64 start = ktime_ns();
 	int ret;
 
 	skel->bss->next_seq = 0;
@@ -342,15 +349,15 @@ static int run_live(const struct tgen_opts *o, struct trafficgen_bpf *skel,
 	skel->bss->pace_start = 0;
 	skel->bss->pace_x1024 = 0;
 	if (o->rate_pps && o->rate_pps <= TGEN_CALL_PACE_MAX) {
-		ret = run_live_paced(o, skel, md, frame, size, start_raw, err);
+		ret = run_live_paced(o, skel, md, frame, size, start, err);
 	} else {
 		/* ns per frame in 1/1024 ns: 2 Mpps is 512000 */
 		if (o->rate_pps)
 			skel->bss->pace_x1024 = (NSEC * 1024 + o->rate_pps / 2) /
 						o->rate_pps;
-		ret = run_live_full(o, skel, md, frame, size, start_raw, err);
+		ret = run_live_full(o, skel, md, frame, size, start, err);
 	}
-	r->duration_ns = mono_ns() - start_raw;
+	r->duration_ns = ktime_ns() - start;
 	if (ret || o->bare)
 		return ret;
 	ret = read_sent(skel, &r->sent);
@@ -380,7 +387,7 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 		.no_prog = true,
 		.sock = { .multi_buffer = true, .no_rx = true },
 	};
-	__u64 step = step_frames(o), done = 0, start_raw, start_mono, n, i;
+	__u64 step = step_frames(o), done = 0, start, n, i;
 	struct xsk_port *port = NULL;
 	struct xsk_socket *xs;
 	char why[2][ERR_LEN];
@@ -409,9 +416,8 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 				o->ifname, why[0], why[1]);
 	xs = port->socks[0];
 
-	start_raw = mono_ns();
-	start_mono = ktime_ns();
-	while (!ret && (n = next_step(o, done, start_raw, start_mono, step))) {
+	start = ktime_ns();
+	while (!ret && (n = next_step(o, done, start, step))) {
 		for (i = 0; i < n; i++) {
 			__u16 port_be = htons(TGEN_PORT_BASE + done % o->flows);
 			__u32 seq = done;
@@ -437,13 +443,13 @@ static int run_af_xdp(const struct tgen_opts *o, void *frame, __u32 size,
 	if (ret == -EAGAIN)
 		ret = 0;	/* stopped while the ring was full */
 	/* Every queued descriptor back, or give up after a second */
-	deadline = mono_ns() + NSEC;
+	deadline = ktime_ns() + NSEC;
 	while (xs->stats.tx_completed < xs->stats.tx_descs &&
-	       mono_ns() < deadline) {
+	       ktime_ns() < deadline) {
 		xsk_kick_tx(xs);
 		xsk_comp_reclaim(xs);
 	}
-	r->duration_ns = mono_ns() - start_raw;
+	r->duration_ns = ktime_ns() - start;
 	if (!ret && xs->stats.tx_completed < xs->stats.tx_descs)
 		ret = err_set(err, -ETIMEDOUT, "AF_XDP TX on %s: %llu of %llu descriptors completed after 1 s",
 			       o->ifname,
