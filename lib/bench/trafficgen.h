@@ -85,8 +85,7 @@ struct tgen_result {
 	__u64 sent;		/* frames generated (tgen_tx's count; for
 				 * af_xdp-sg, packets whose TX completed;
 				 * 0 when bare) */
-	__u64 duration_ns;	/* wall time of the run, CLOCK_MONOTONIC (the
-				 * clock the pacing keeps) */
+	__u64 duration_ns;	/* wall time of the run, CLOCK_MONOTONIC */
 	double pps;		/* sent / duration */
 	__u64 cpu_ns;		/* the calling thread's CPU time (schedstat) */
 	const char *method;	/* "live-frames" or "af_xdp-sg" */
