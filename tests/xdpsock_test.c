@@ -666,7 +666,8 @@ TEST_F(xdpsock, umem_frames)
 	EXPECT_EQ(512, num(self, "umem_frames"));
 	/*
 	 * 100 frames hold 5 ms at 20000/s, less than a loaded host takes
-	 * from the reader now and then (154 of 200 beside a guest): 20 ms
+	 * from the reader now and then (154 of 200 beside a guest); at
+	 * 5000/s they hold 20 ms
 	 */
 	ASSERT_EQ(0, xdpsock_json(self, "--rxdrop --umem-frames 100 -n 200 --rate 5000"))
 		TH_LOG("%s", self->out);

@@ -555,7 +555,13 @@ int rxq_bench_run(struct rxq_bench *b, __u64 warmup_ns, __u64 duration_ns,
 	l1 = l0 + 1;
 	gen_setup(b, &g, b->o.count, 0);
 	if (b->env && !counted) {
-		g.o.duration_ns = warmup_ns + duration_ns;
+		/*
+		 * A cap: the window stops it when it is over.  The generator
+		 * times its run on CLOCK_MONOTONIC, the window on
+		 * CLOCK_MONOTONIC_RAW: a duration of exactly warmup + window
+		 * could end the traffic before the window ends
+		 */
+		g.o.duration_ns = warmup_ns + duration_ns + 60000000000ULL;
 		ret = tgen_thread_start(&g, b->env, err);
 		if (ret) {
 			free(l0);
