@@ -189,7 +189,9 @@ TEST_F(tgen, size_1500)
 
 /*
  * Paced: frame i leaves at start + i / rate (one BPF_PROG_RUN call per
- * frame), so the last one cannot leave before (count - 1) / rate.  The rate
+ * frame), or, by AF_XDP, with the step it is the last of (a step's
+ * frames never early), so the last one cannot leave before
+ * (count - 1) / rate.  The rate
  * reached is not asserted: each call costs some 30 us here, more than the
  * 50 us between frames under load.
  */

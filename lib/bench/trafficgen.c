@@ -63,9 +63,7 @@ static void sleep_until(__u64 t)
 /*
  * The run's clock is CLOCK_MONOTONIC (ktime_ns()), the clock its pacing
  * sleeps on and tgen_tx's bpf_ktime_get_ns() reads: its deadline and the
- * duration it reports are in the clock its frames were timed by (against
- * CLOCK_MONOTONIC_RAW, a run paced at (count - 1) / rate measured up to
- * 76 ppm short here, the NTP correction between the two)
+ * duration it reports are in the clock its frames were timed by
  */
 static bool over(const struct tgen_opts *o, __u64 start)
 {
@@ -116,10 +114,13 @@ static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start,
 		return 0;
 	if (o->count && o->count - done < step)
 		step = o->count - done;
-	/* Frame done goes out at start + done / rate */
+	/*
+	 * No frame before its time (frame i at start + i / rate): the step's
+	 * frames go together when the last of them, done + step - 1, is due
+	 */
 	if (o->rate_pps &&
-	    !wait_until(o, start +
-			(__u64)((double)done * NSEC / o->rate_pps), start))
+	    !wait_until(o, start + (__u64)((double)(done + step - 1) * NSEC /
+					   o->rate_pps), start))
 		return 0;
 	return step;
 }
