@@ -71,6 +71,12 @@ static bool over(const struct tgen_opts *o, __u64 start)
 	       (o->duration_ns && ktime_ns() - start >= o->duration_ns);
 }
 
+/* When frame i of a paced run is due: start + i / rate (o->rate_pps != 0) */
+static __u64 due(const struct tgen_opts *o, __u64 start, __u64 i)
+{
+	return start + (__u64)((double)i * NSEC / o->rate_pps);
+}
+
 /*
  * Wait for CLOCK_MONOTONIC time t in naps of at most 10 ms, so that *stop
  * and the end of the duration are seen on time; false when the run is over
@@ -115,12 +121,10 @@ static __u64 next_step(const struct tgen_opts *o, __u64 done, __u64 start,
 	if (o->count && o->count - done < step)
 		step = o->count - done;
 	/*
-	 * No frame before its time (frame i at start + i / rate): the step's
-	 * frames go together when the last of them, done + step - 1, is due
+	 * No frame before its time (due()): the step's frames go together
+	 * when the last of them, done + step - 1, is due
 	 */
-	if (o->rate_pps &&
-	    !wait_until(o, start + (__u64)((double)(done + step - 1) * NSEC /
-					   o->rate_pps), start))
+	if (o->rate_pps && !wait_until(o, due(o, start, done + step - 1), start))
 		return 0;
 	return step;
 }
@@ -321,9 +325,7 @@ static int run_live_paced(const struct tgen_opts *o,
 	int ret = 0;
 
 	while (!stopped(o) && (!o->count || done < o->count)) {
-		/* Frame done leaves at start + done / rate */
-		if (!wait_until(o, start + (__u64)((double)done * NSEC /
-						   o->rate_pps), start))
+		if (!wait_until(o, due(o, start, done), start))
 			break;
 		ret = prog_run(prog_fd, frame, size, md, 1);
 		if (ret == -EINTR)
