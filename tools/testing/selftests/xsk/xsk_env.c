@@ -813,25 +813,11 @@ static int set_gro(struct xsk_env *env, int side, char err[XSK_ERRLEN])
 static int setup_peer(struct xsk_env *env, const struct xenv_opts *o,
 		      char err[XSK_ERRLEN])
 {
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_ifindex = env->ifindex[XENV_PEER],
-	};
-	__u64 wait = XENV_SEND_WAIT_MS;
-	struct timeval tv = {
-		.tv_sec = wait / 1000,
-		.tv_usec = wait % 1000 * 1000,
-	};
 	int i, side;
 
-	env->pkt_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	env->pkt_fd = xenv_send_socket(env->ifindex[XENV_PEER]);
 	if (env->pkt_fd < 0)
-		return xsk_errf(err, -errno, "socket(AF_PACKET)");
-	/* xenv_send() waits for room in the send buffer this long at most */
-	if (setsockopt(env->pkt_fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
-		return xsk_errf(err, -errno, "SO_SNDTIMEO on the AF_PACKET socket");
-	if (bind(env->pkt_fd, (struct sockaddr *)&sll, sizeof(sll)))
-		return xsk_errf(err, -errno, "bind AF_PACKET to %s",
+		return xsk_errf(err, env->pkt_fd, "AF_PACKET socket on %s",
 				env->ifname[XENV_PEER]);
 	if (o->no_peer_prog)
 		return 0;
@@ -1552,13 +1538,44 @@ void xenv_destroy(struct xsk_env *env)
 	free(env);
 }
 
+int xenv_send_socket(int ifindex)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_ifindex = ifindex,
+	};
+	__u64 wait = XENV_SEND_WAIT_MS;
+	struct timeval tv = {
+		.tv_sec = wait / 1000,
+		.tv_usec = wait % 1000 * 1000,
+	};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	/* xenv_send_fd() waits for room in the send buffer this long at most */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 int xenv_send(struct xsk_env *env, const void *frame, size_t len)
+{
+	return xenv_send_fd(env->pkt_fd, frame, len);
+}
+
+int xenv_send_fd(int fd, const void *frame, size_t len)
 {
 	__u64 end = xsk_now_ms() + XENV_SEND_WAIT_MS;
 
 	for (;;) {
-		/* a full send buffer: EAGAIN after SO_SNDTIMEO (setup_peer()) */
-		ssize_t n = send(env->pkt_fd, frame, len, 0);
+		/* a full send buffer: EAGAIN after SO_SNDTIMEO (xenv_send_socket()) */
+		ssize_t n = send(fd, frame, len, 0);
 		int err = errno;
 
 		if (n == (ssize_t)len)

@@ -162,6 +162,16 @@ const char *xenv_xdp_feature_name(unsigned int bit);
 #define XENV_SEND_WAIT_MS	xsk_ms(5000)
 int xenv_send(struct xsk_env *env, const void *frame, size_t len);
 
+/* The same out of a socket of xenv_send_socket()'s */
+int xenv_send_fd(int fd, const void *frame, size_t len);
+
+/*
+ * An AF_PACKET socket that sends out of device ifindex (of the caller's
+ * network namespace) and receives nothing, its blocked send() bounded to
+ * XENV_SEND_WAIT_MS (the peer's pkt_fd is one): the fd, or -errno
+ */
+int xenv_send_socket(int ifindex);
+
 /*
  * Send up to 64 frames of len bytes each, laid out one after the other in
  * frames, with one sendmmsg(); returns how many went, or -errno

@@ -1202,6 +1202,7 @@ TEST(dev_policy_parsed)
  */
 #define NIC_BATCH	50U
 #define TX_FILL_FLOW	4000	/* the flow of what tx_fill() sends */
+#define STACK_FLOW	6000	/* of what the dut's stack sends */
 
 FIXTURE(nic) {
 	struct xsk_env *env;
@@ -1211,6 +1212,7 @@ FIXTURE(nic) {
 	pid_t app;			/* nic_app(), while it runs */
 	int app_ctl;		/* its end asked, its report read (a socket) */
 	int peer_fd;		/* AF_PACKET on the peer: what arrived */
+	int dut_fd;		/* sends out of the dut, if a test does */
 	struct dev_policy pol;	/* what the dut's driver does (policy) */
 	char devs[2 * IF_NAMESIZE + 2];
 	char err[XSK_ERRLEN];
@@ -1245,6 +1247,7 @@ FIXTURE_SETUP(nic)
 	int ret;
 
 	self->peer_fd = -1;
+	self->dut_fd = -1;
 	self->app_ctl = -1;
 	if (!is_root())
 		SKIP(return, "needs root (network namespaces, XDP)");
@@ -1278,6 +1281,8 @@ FIXTURE_TEARDOWN(nic)
 		close(self->app_ctl);
 	if (self->peer_fd >= 0)
 		close(self->peer_fd);
+	if (self->dut_fd >= 0)
+		close(self->dut_fd);
 	xsk_port_close(self->port);
 	if (self->attached && !xenv_enter(self->env, XENV_DUT))
 		bpf_xdp_detach(self->env->ifindex[XENV_DUT], self->attached,
@@ -1500,15 +1505,22 @@ TEST_F(nic, rx_exact)
 	EXPECT_FALSE(xring_needs_wakeup(&self->port->socks[0]->fill));
 }
 
+/* An interface's counters, as /proc/net/dev has them */
+struct netdev_counts {
+	__u64 rx_packets;
+	__u64 tx_bytes;
+	__u64 tx_packets;
+};
+
 /*
- * ifname's rx_packets and tx_packets as the stack reports them
- * (/proc/net/dev of the thread's network namespace): 0, or -errno
- * (-ENOENT: no such interface there)
+ * ifname's counters as the stack reports them (/proc/net/dev of the
+ * thread's network namespace): 0, or -errno (-ENOENT: no such interface
+ * there)
  */
-static int netdev_packets(const char *ifname, __u64 *rx, __u64 *tx)
+static int netdev_counts(const char *ifname, struct netdev_counts *c)
 {
 	FILE *f = fopen("/proc/thread-self/net/dev", "re");
-	unsigned long long r, t;
+	unsigned long long r, tb, tp;
 	size_t n = strlen(ifname);
 	int ret = -ENOENT;
 	char line[512], *p;
@@ -1520,10 +1532,11 @@ static int netdev_packets(const char *ifname, __u64 *rx, __u64 *tx)
 		if (strncmp(p, ifname, n) || p[n] != ':')
 			continue;
 		/* rx: bytes packets errs drop fifo frame compressed multicast */
-		if (sscanf(p + n + 1, "%*u %llu %*u %*u %*u %*u %*u %*u %*u %llu",
-			   &r, &t) == 2) {
-			*rx = r;
-			*tx = t;
+		if (sscanf(p + n + 1, "%*u %llu %*u %*u %*u %*u %*u %*u %llu %llu",
+			   &r, &tb, &tp) == 3) {
+			c->rx_packets = r;
+			c->tx_bytes = tb;
+			c->tx_packets = tp;
 			ret = 0;
 		} else {
 			ret = -EPROTO;
@@ -1531,6 +1544,20 @@ static int netdev_packets(const char *ifname, __u64 *rx, __u64 *tx)
 		break;
 	}
 	fclose(f);
+	return ret;
+}
+
+/*
+ * ifname's rx_packets and tx_packets (netdev_counts(); both 0 when it
+ * fails): 0, or -errno
+ */
+static int netdev_packets(const char *ifname, __u64 *rx, __u64 *tx)
+{
+	struct netdev_counts c = {};
+	int ret = netdev_counts(ifname, &c);
+
+	*rx = c.rx_packets;
+	*tx = c.tx_packets;
 	return ret;
 }
 
@@ -1566,6 +1593,7 @@ TEST_F(nic, stats_kept_across_bind)
 	 * an earlier test reset comes back (QEMU's igb does)
 	 */
 	rx = rx0;
+	tx = tx0;
 	for (round = 0; round < 5 && rx < rx0 + NIC_BATCH; round++) {
 		ASSERT_EQ(0, send_frames(self->env, NIC_BATCH, PKT_LEN,
 					 round * NIC_BATCH));
@@ -1677,6 +1705,81 @@ TEST_F(nic, stats_count_every_frame)
 		TH_LOG("%s's tx_packets grew by %llu over %u frames sent and completed",
 		       dut, (unsigned long long)(tx - tx0), NR_PKTS);
 	EXPECT_EQ(rx0, rx);
+}
+
+/*
+ * A known veth bug (seen on Linux 6.18; 7.2.13 and 7.3-rc7 have the same
+ * line): when its peer receives in NAPI mode (an XDP program there, as in
+ * the nic fixture), veth counts each frame of its stack in tx_bytes
+ * without its Ethernet header (veth_xdp_rcv() adds skb->len after
+ * eth_type_trans() has pulled it), ETH_HLEN short; XDP frames are counted
+ * whole.  On veth (!devs), when nothing failed before and grew is exactly
+ * that for stack frames of its stack and xdp of XDP_TX, the test ends as
+ * XFAIL (true); else false.
+ */
+static bool veth_bytes_short(struct __test_metadata *_metadata, bool devs,
+			     __u64 grew, __u64 stack, __u64 xdp)
+{
+	if (devs || _metadata->exit_code != KSFT_PASS ||
+	    grew != stack * (PKT_LEN - ETH_HLEN) + xdp * PKT_LEN)
+		return false;
+	XFAIL_KNOWN(return true,
+		    "veth counted its stack's %llu frames without their Ethernet header in tx_bytes (%llu bytes)",
+		    (unsigned long long)stack, (unsigned long long)grew);
+}
+
+/*
+ * Frames the dut's stack sends while a socket is bound are counted in
+ * tx_packets and tx_bytes too: NR_PKTS through an AF_PACKET socket, in
+ * batches the peer receives.  The environment gives the dut one queue
+ * pair (xenv_opts.queues), so they go on the socket's queue, where a
+ * zero-copy driver may reap their completions in its AF_XDP path:
+ * virtio-net 7.2.13 did, and counted them nowhere.
+ */
+TEST_F(nic, stats_count_stack_frames)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	__u32 i, j, packets = 0, bad = 0;
+	struct netdev_counts c0, c;
+	unsigned char frame[PKT_LEN];
+	struct rx_result r;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	self->dut_fd = xenv_send_socket(self->env->ifindex[XENV_DUT]);
+	ASSERT_LE(0, self->dut_fd) TH_LOG("AF_PACKET socket on %s: %s", dut,
+					  strerror(-self->dut_fd));
+	ASSERT_EQ(0, netdev_counts(dut, &c0));
+	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
+		for (j = i; j < i + NIC_BATCH; j++) {
+			xsk_pkt_build(frame, sizeof(frame),
+				      self->env->mac[XENV_PEER],
+				      self->env->mac[XENV_DUT], STACK_FLOW, j);
+			ASSERT_EQ(0, xenv_send_fd(self->dut_fd, frame,
+						  sizeof(frame)));
+		}
+		pkt_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, NULL, &r);
+		packets += r.packets;
+		bad += r.bad_len + r.bad_payload + r.out_of_order;
+	}
+	ASSERT_EQ(NR_PKTS, packets);
+	ASSERT_EQ(0U, bad);
+	ASSERT_EQ(0, netdev_packets_settled(dut, c0.rx_packets,
+					    c0.tx_packets + NR_PKTS,
+					    &c.rx_packets, &c.tx_packets));
+	ASSERT_EQ(0, netdev_counts(dut, &c));
+	EXPECT_EQ(c0.tx_packets + NR_PKTS, c.tx_packets)
+		TH_LOG("%s's tx_packets grew by %llu over %u frames of its stack",
+		       dut, (unsigned long long)(c.tx_packets - c0.tx_packets),
+		       NR_PKTS);
+	EXPECT_EQ(c0.rx_packets, c.rx_packets);
+	if (veth_bytes_short(_metadata, variant->devs,
+			     c.tx_bytes - c0.tx_bytes, NR_PKTS, 0))
+		return;
+	EXPECT_EQ(c0.tx_bytes + NR_PKTS * PKT_LEN, c.tx_bytes)
+		TH_LOG("%s's tx_bytes grew by %llu over %u bytes of its stack",
+		       dut, (unsigned long long)(c.tx_bytes - c0.tx_bytes),
+		       NR_PKTS * PKT_LEN);
 }
 
 TEST_F(nic, tx_exact)
@@ -1950,6 +2053,99 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 	EXPECT_EQ(COMP_FRAMES, fc[1].once)
 		TH_LOG("the program's XDP_TX frames at the peer");
 	EXPECT_EQ(0U, fc[1].other);
+}
+
+/* stats_count_beside_xdp_tx sends COMP_FRAMES of each flow this many times */
+#define BESIDE_ROUNDS	4U
+
+/*
+ * n frames from the dut's stack (out of dut_fd) and n from the peer that
+ * the dut's program sends back, one of each in turn, sequences first,
+ * first + 1, ...; then what came to the peer (peer_fd): the frames of each
+ * flow seen once added to got[], all others to *wrong.  0, or the first
+ * send's error.
+ */
+static int beside_batch(struct xsk_env *env, int dut_fd, int peer_fd,
+			__u32 first, __u32 n, __u32 got[2], __u32 *wrong)
+{
+	static struct flow_count fc[] = {
+		{ .flow = STACK_FLOW }, { .flow = XDP_TX_FLOW },
+	};
+	unsigned char frame[PKT_LEN];
+	__u32 i, f;
+	int ret;
+
+	for (i = first; i < first + n; i++) {
+		xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_PEER],
+			      env->mac[XENV_DUT], STACK_FLOW, i);
+		ret = xenv_send_fd(dut_fd, frame, sizeof(frame));
+		if (ret)
+			return ret;
+		xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_DUT],
+			      env->mac[XENV_PEER], XDP_TX_FLOW, i);
+		ret = xenv_send(env, frame, sizeof(frame));
+		if (ret)
+			return ret;
+	}
+	*wrong += pkt_count_flows(peer_fd, 2 * n, fc, ARRAY_SIZE(fc));
+	for (f = 0; f < ARRAY_SIZE(fc); f++) {
+		got[f] += fc[f].once;
+		*wrong += fc[f].other;
+	}
+	return 0;
+}
+
+/*
+ * The stack's frames and the program's XDP_TX frames on one Tx queue, each
+ * counted once in tx_packets and tx_bytes: BESIDE_ROUNDS times COMP_FRAMES
+ * of each (beside_batch(), NIC_BATCH at a time); the peer receives every
+ * frame of both flows once, and the counters grow by what it received.
+ * With one queue pair (xenv_opts.queues) the two share the queue where a
+ * driver has no XDP queues of its own; XDP_TX then reaps some of the
+ * stack's completions, where virtio-net 7.2.13 counted them nowhere (a
+ * few, or a few hundred on a busy host, in 4 of 5 runs on QEMU).
+ */
+TEST_F(nic, stats_count_beside_xdp_tx)
+{
+	const char *dut = self->env->ifname[XENV_DUT];
+	const __u32 want = BESIDE_ROUNDS * COMP_FRAMES;
+	__u32 round, b, n, got[2] = {}, wrong = 0;
+	struct netdev_counts c0, c;
+
+	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
+			      self->err)) TH_LOG("%s", self->err);
+	self->port->skel->bss->xsk_tx_flow = XDP_TX_FLOW;
+	self->dut_fd = xenv_send_socket(self->env->ifindex[XENV_DUT]);
+	ASSERT_LE(0, self->dut_fd) TH_LOG("AF_PACKET socket on %s: %s", dut,
+					  strerror(-self->dut_fd));
+	ASSERT_EQ(0, netdev_counts(dut, &c0));
+	for (round = 0; round < BESIDE_ROUNDS; round++) {
+		for (b = 0; b < COMP_FRAMES; b += n) {
+			n = COMP_FRAMES - b < NIC_BATCH ? COMP_FRAMES - b :
+							  NIC_BATCH;
+			ASSERT_EQ(0, beside_batch(self->env, self->dut_fd,
+						  self->peer_fd, b, n, got,
+						  &wrong));
+		}
+	}
+	EXPECT_EQ(want, got[0]) TH_LOG("the stack's frames at the peer");
+	EXPECT_EQ(want, got[1]) TH_LOG("the XDP_TX frames at the peer");
+	EXPECT_EQ(0U, wrong);
+	ASSERT_EQ(0, netdev_packets_settled(dut, c0.rx_packets,
+					    c0.tx_packets + got[0] + got[1],
+					    &c.rx_packets, &c.tx_packets));
+	ASSERT_EQ(0, netdev_counts(dut, &c));
+	EXPECT_EQ(c0.tx_packets + got[0] + got[1], c.tx_packets)
+		TH_LOG("%s's tx_packets grew by %llu over %u frames of its stack and %u of XDP_TX",
+		       dut, (unsigned long long)(c.tx_packets - c0.tx_packets),
+		       got[0], got[1]);
+	if (veth_bytes_short(_metadata, variant->devs,
+			     c.tx_bytes - c0.tx_bytes, got[0], got[1]))
+		return;
+	EXPECT_EQ(c0.tx_bytes + (__u64)(got[0] + got[1]) * PKT_LEN, c.tx_bytes)
+		TH_LOG("%s's tx_bytes grew by %llu over %u frames of %u bytes",
+		       dut, (unsigned long long)(c.tx_bytes - c0.tx_bytes),
+		       got[0] + got[1], PKT_LEN);
 }
 
 /*
