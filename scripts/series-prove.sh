@@ -25,6 +25,11 @@
 # KERNEL_DEBUG=1 does (the tree's kernel/configs/debug.config: KASAN,
 # lockdep, kmemleak), for a patch whose bug only a debug kernel reports.
 #
+# A test named TEST*N runs N times in each guest (the patch's other tests
+# with it): a bug a run shows only sometimes, such as a race with the
+# device.  It fails before when any run fails, and passes after only when
+# every run passes; the report says "in K of N runs" before.
+#
 # A test named kmsg:TEST is judged by the kernel log as well: it passes
 # before and after, and the guest's kernel log of the run (boot and
 # tests, scripts/kmsg-check.sh) has a splat before the patch and none
@@ -188,20 +193,28 @@ for i in $(seq "$first" "$last"); do
 	build "$i" "${commits[i-1]%% *}" "$f"
 done
 
-run() {		# NAME IMAGE MODEL TESTS...: TAP of the tests in kernel IMAGE, in NAME.txt
-	local name=$1 img=$2 model=$3 rargs=() t tmo=900
-	shift 3
+# The repeat count of a map test (TEST*N: N, else 1) and its name alone
+reps_of() { case $1 in *\*[0-9]*) echo "${1##*\*}" ;; *) echo 1 ;; esac; }
+name_of() { echo "${1%\**}"; }
+
+run() {		# NAME IMAGE MODEL REPS TESTS...: TAP of the tests in kernel IMAGE, REPS times, in NAME.txt
+	local name=$1 img=$2 model=$3 reps=$4 rargs=() t tmo=900
+	shift 4
 	for t in "$@"; do rargs+=(-r "$t"); done
 	# a debug kernel boots and runs several times slower
 	case $img in *-debug) tmo=3600 ;; esac
+	tmo=$((tmo * reps))
 	rm -rf "$out/vm-$name"
 	"$top/scripts/vm-run.sh" --icount --timeout $tmo --kernel "$(readlink -f "$img")" \
 		--nics "$model" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
-		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1; shift
+		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1 reps=$2; shift 2
 			set -- $(vm_nic_pair $model) "$@"
 			XSK_DEVS="$1 $2" XSK_DEV_POLICY=$(vm_nic_policy $model); shift 2
-			export XSK_DEVS XSK_DEV_POLICY; exec $suite "$@"' \
-		"$suite" "$model" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true
+			export XSK_DEVS XSK_DEV_POLICY; st=0
+			while [ $reps -gt 0 ]; do
+				$suite "$@" || st=1; reps=$((reps - 1))
+			done; exit $st' \
+		"$suite" "$model" "$reps" "${rargs[@]}" 2>&1 | tr -d '\r' >"$out/$name.txt" || true
 }
 
 # The guest's kernel log (boot and tests) as scripts/vm-init.sh judged it
@@ -225,9 +238,11 @@ kmsg_first() {	# FILE
 		grep -v -m1 -e 'cut here' | sed 's/^ *//; s/^\[[^]]*\] *//'
 }
 
-verdict() {	# FILE TEST: ok, skip, fail or missing
+verdict() {	# FILE TEST: ok, skip, fail (any run failed) or missing
 	local line
-	line=$(grep -E "^(ok|not ok) [0-9]+ $2( |$)" "$1" | head -1)
+	line=$(grep -E "^(ok|not ok) [0-9]+ $2( |$)" "$1" |
+	       { grep -m1 '^not ok' || true; } )
+	[ -n "$line" ] || line=$(grep -E "^(ok|not ok) [0-9]+ $2( |$)" "$1" | head -1)
 	case "$line" in
 	"")	# cut short: by the kernel (a splat in the console) or else
 		if grep -qE "$splat" "$1"; then echo fail; else echo missing; fi ;;
@@ -278,12 +293,17 @@ for i in $(seq "$first" "$last"); do
 	model=$(model_of "$subj")
 	f=$(frag_of "$subj")
 	sfx=${f:+-$(basename "$f" .config)}
-	names=${tests//+/}
-	# shellcheck disable=SC2086
-	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" ${names//kmsg:/}
-	# shellcheck disable=SC2086
-	run "$i-after" "$out/img-$i$sfx" "$model" ${names//kmsg:/}
+	names=() reps=1
 	for t in $tests; do
+		r=$(reps_of "$t")
+		[ "$r" -le "$reps" ] || reps=$r
+		t=$(name_of "$t") t=${t#+}
+		names+=("${t#kmsg:}")
+	done
+	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" "$reps" "${names[@]}"
+	run "$i-after" "$out/img-$i$sfx" "$model" "$reps" "${names[@]}"
+	for t in $tests; do
+		r=$(reps_of "$t") t=$(name_of "$t")
 		# +TEST: the patch gives the device what TEST needs (it skips
 		# before, naming what the device lacks) and TEST passes after
 		want=fail
@@ -311,8 +331,15 @@ for i in $(seq "$first" "$last"); do
 			grep -E "^ok [0-9]+ $t # SKIP" "$out/$i-before.txt" | sed 's/.*# SKIP/SKIP/'
 			grep -E "$splat" "$out/$i-before.txt"; } |
 		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
+		runs=
+		if [ "$r" -gt 1 ]; then
+			runs=" in $(grep -cE "^not ok [0-9]+ $t( |$)" "$out/$i-before.txt") of $r runs"
+			k=$(grep -cE "^ok [0-9]+ $t( |$)" "$out/$i-after.txt" || true)
+			# every run must have passed after (not one cut short)
+			[ "$after" != ok ] || [ "$k" -eq "$r" ] || after="ok in $k of $r runs"
+		fi
 		if [ "$before" = "$want" ] && [ "$after" = ok ]; then
-			echo "$i/$n $subj: $t $want before (${how:-no message}), pass after" | tee -a "$report"
+			echo "$i/$n $subj: $t $want before$runs (${how:-no message}), pass after${runs:+ (all $r)}" | tee -a "$report"
 		else
 			echo "$i/$n $subj: $t: before $before, after $after: NOT SHOWN" | tee -a "$report"
 			bad=1
