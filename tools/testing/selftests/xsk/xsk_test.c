@@ -2103,8 +2103,8 @@ static int beside_batch(struct xsk_env *env, int dut_fd, int peer_fd,
  * header it pushed in front of it (12 bytes more), a bug of its own.
  * With one queue pair (xenv_opts.queues) the two share the queue where a
  * driver has no XDP queues of its own; XDP_TX then reaps some of the
- * stack's completions, where virtio-net 7.2.13 counted them nowhere (a
- * few, or a few hundred on a busy host, in 4 of 5 runs on QEMU).
+ * stack's completions, where virtio-net 7.2.13 counted them nowhere: a
+ * few, or a few hundred on a busy host, in some runs on QEMU, not all.
  */
 TEST_F(nic, stats_count_beside_xdp_tx)
 {
