@@ -333,7 +333,8 @@ for i in $(seq "$first" "$last"); do
 		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
 		runs=
 		if [ "$r" -gt 1 ]; then
-			runs=" in $(grep -cE "^not ok [0-9]+ $t( |$)" "$out/$i-before.txt") of $r runs"
+			k=$(grep -cE "^not ok [0-9]+ $t( |$)" "$out/$i-before.txt" || true)
+			runs=" in $k of $r runs"
 			k=$(grep -cE "^ok [0-9]+ $t( |$)" "$out/$i-after.txt" || true)
 			# every run must have passed after (not one cut short)
 			[ "$after" != ok ] || [ "$k" -eq "$r" ] || after="ok in $k of $r runs"
