@@ -4,7 +4,8 @@
 # run-selftests.sh DIR OUTPUT [PROG...] - run a kselftest directory's
 # run_tests (built in OUTPUT), then each kselftest-harness PROG; keep the TAP
 # in OUTPUT/results.tap, and end with the totals of all as one line:
-# "N passed, N failed, N skipped".  Exits non-zero when a test failed or
+# "N passed, N failed, N skipped", and ", N xfail" when tests ended as
+# XFAIL (a known bug, named in the TAP).  Exits non-zero when a test failed or
 # errored, or a program did not report its totals (crash, timeout).
 set -uo pipefail
 
@@ -14,7 +15,7 @@ dir=$1
 out=$2
 shift 2
 tap="$out/results.tap"
-pass=0 fail=0 skip=0 rc=0
+pass=0 fail=0 skip=0 xfail=0 rc=0
 
 # totals FILE: add the last "# Totals:" line of a TAP file to the sums
 totals() {
@@ -29,6 +30,8 @@ totals() {
 	pass=$((pass + $(n pass)))
 	fail=$((fail + $(n fail) + $(n error)))
 	skip=$((skip + $(n skip)))
+	t=$(n xfail)
+	xfail=$((xfail + ${t:-0}))
 }
 
 # The tools' tests start measuring tools: the suite is one measuring run
@@ -63,5 +66,5 @@ done
 rm -f "$tap.1"
 
 [ "$fail" -eq 0 ] && [ "$rc" -ne 0 ] && fail=1
-echo "$pass passed, $fail failed, $skip skipped"
+echo "$pass passed, $fail failed, $skip skipped$([ "$xfail" -eq 0 ] || echo ", $xfail xfail")"
 [ "$fail" -eq 0 ]
