@@ -19,7 +19,7 @@ pass=0 fail=0 skip=0 xfail=0 rc=0
 
 # totals FILE: add the last "# Totals:" line of a TAP file to the sums
 totals() {
-	local t n
+	local t n x
 	t=$(grep -E '^(# )*# Totals: ' "$1" | tail -n 1)
 	if [ -z "$t" ]; then
 		say "$2 reported no totals (crashed or timed out)"
@@ -30,8 +30,8 @@ totals() {
 	pass=$((pass + $(n pass)))
 	fail=$((fail + $(n fail) + $(n error)))
 	skip=$((skip + $(n skip)))
-	t=$(n xfail)
-	xfail=$((xfail + ${t:-0}))
+	x=$(n xfail)
+	xfail=$((xfail + ${x:-0}))
 }
 
 # The tools' tests start measuring tools: the suite is one measuring run
