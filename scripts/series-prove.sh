@@ -25,6 +25,12 @@
 # KERNEL_DEBUG=1 does (the tree's kernel/configs/debug.config: KASAN,
 # lockdep, kmemleak), for a patch whose bug only a debug kernel reports.
 #
+# A test named xfail:TEST ends as XFAIL before (the suite met a known bug,
+# the one the patch fixes, and named it) and passes after.
+#
+# MODEL "veth" runs the tests on the suite's own veth pairs in the guest
+# (its nic.veth_* variants), without XSK_DEVS: a fix of veth itself.
+#
 # A test named TEST*N runs N times in each guest (the patch's other tests
 # with it): a bug a run shows only sometimes, such as a race with the
 # device.  It fails before when any run fails, and passes after only when
@@ -198,19 +204,23 @@ reps_of() { case $1 in *\*[0-9]*) echo "${1##*\*}" ;; *) echo 1 ;; esac; }
 name_of() { echo "${1%\**}"; }
 
 run() {		# NAME IMAGE MODEL REPS TESTS...: TAP of the tests in kernel IMAGE, REPS times, in NAME.txt
-	local name=$1 img=$2 model=$3 reps=$4 rargs=() t tmo=900
+	local name=$1 img=$2 model=$3 reps=$4 rargs=() t tmo=900 nics=$3
 	shift 4
+	# veth: the suite makes its pairs; the guest boots with the default NICs
+	[ "$model" != veth ] || nics=igb
 	for t in "$@"; do rargs+=(-r "$t"); done
 	# a debug kernel boots and runs several times slower
 	case $img in *-debug) tmo=3600 ;; esac
 	tmo=$((tmo * reps))
 	rm -rf "$out/vm-$name"
 	"$top/scripts/vm-run.sh" --icount --timeout $tmo --kernel "$(readlink -f "$img")" \
-		--nics "$model" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
+		--nics "$nics" --log "$out/console-$name.log" --out "$out/vm-$name" -- \
 		sh -c '. scripts/lib/vm-nics.sh; suite=$0 model=$1 reps=$2; shift 2
-			set -- $(vm_nic_pair $model) "$@"
-			XSK_DEVS="$1 $2" XSK_DEV_POLICY=$(vm_nic_policy $model); shift 2
-			export XSK_DEVS XSK_DEV_POLICY; st=0
+			if [ "$model" != veth ]; then
+				set -- $(vm_nic_pair $model) "$@"
+				XSK_DEVS="$1 $2" XSK_DEV_POLICY=$(vm_nic_policy $model)
+				shift 2; export XSK_DEVS XSK_DEV_POLICY
+			fi; st=0
 			while [ $reps -gt 0 ]; do
 				$suite "$@" || st=1; reps=$((reps - 1))
 			done; exit $st' \
@@ -238,7 +248,7 @@ kmsg_first() {	# FILE
 		grep -v -m1 -e 'cut here' | sed 's/^ *//; s/^\[[^]]*\] *//'
 }
 
-verdict() {	# FILE TEST: ok, skip, fail (any run failed) or missing
+verdict() {	# FILE TEST: ok, skip, xfail, fail (any run failed) or missing
 	local line
 	line=$(grep -E "^(ok|not ok) [0-9]+ $2( |$)" "$1" |
 	       { grep -m1 '^not ok' || true; } )
@@ -248,6 +258,7 @@ verdict() {	# FILE TEST: ok, skip, fail (any run failed) or missing
 		if grep -qE "$splat" "$1"; then echo fail; else echo missing; fi ;;
 	"not ok"*) echo fail ;;
 	*"# SKIP"*) echo skip ;;
+	*"# XFAIL"*) echo xfail ;;
 	*) echo ok ;;
 	esac
 }
@@ -297,7 +308,7 @@ for i in $(seq "$first" "$last"); do
 	for t in $tests; do
 		r=$(reps_of "$t")
 		[ "$r" -le "$reps" ] || reps=$r
-		t=$(name_of "$t") t=${t#+}
+		t=$(name_of "$t") t=${t#+} t=${t#xfail:}
 		names+=("${t#kmsg:}")
 	done
 	run "$i-before" "$out/img-$((i - 1))$sfx" "$model" "$reps" "${names[@]}"
@@ -308,6 +319,8 @@ for i in $(seq "$first" "$last"); do
 		# before, naming what the device lacks) and TEST passes after
 		want=fail
 		case $t in +*) want=skip t=${t#+} ;; esac
+		# xfail:TEST: the suite met the bug the patch fixes and named it
+		case $t in xfail:*) want=xfail t=${t#xfail:} ;; esac
 		log=0
 		case $t in kmsg:*) log=1 t=${t#kmsg:} ;; esac
 		before=$(verdict "$out/$i-before.txt" "$t")
@@ -329,6 +342,7 @@ for i in $(seq "$first" "$last"); do
 			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:Expected" "$out/$i-before.txt"
 			grep -E "^# xsk_test.c:[0-9]+:${t##*.}:" "$out/$i-before.txt"
 			grep -E "^ok [0-9]+ $t # SKIP" "$out/$i-before.txt" | sed 's/.*# SKIP/SKIP/'
+			grep -E "^ok [0-9]+ $t # XFAIL" "$out/$i-before.txt" | sed 's/.*# XFAIL/XFAIL/'
 			grep -E "$splat" "$out/$i-before.txt"; } |
 		      head -1 | sed -E 's/^# (xsk_test.c:[0-9]+):[^:]*:/\1: /' | cut -c1-100 || true)
 		runs=

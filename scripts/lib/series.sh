@@ -133,7 +133,7 @@ submission_span() {
 	die "no submission $1 ($submissions $driver_series)"
 }
 
-driver_series="vmxnet3 virtio-net"
+driver_series="vmxnet3 virtio-net veth"
 
 worktree_at() {
 	local kernel=$1 wt=$2 at=$3
