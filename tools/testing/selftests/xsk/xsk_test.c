@@ -1713,14 +1713,14 @@ TEST_F(nic, stats_count_every_frame)
 }
 
 /*
- * A known veth bug (seen on Linux 6.18 and 7.2.13; patches/veth fixes
- * it): when its peer receives in NAPI mode (an XDP program there, as in
- * the nic fixture), veth counts each frame of its stack in tx_bytes
- * without its Ethernet header (veth_xdp_rcv() adds skb->len after
- * eth_type_trans() has pulled it), ETH_HLEN short.  On veth (!devs), when
- * nothing failed before and grew is exactly that for stack frames of
- * PKT_LEN bytes, other frames (XDP's) whole, the test ends as XFAIL
- * (true); else false.
+ * A known veth bug (seen on Linux 6.18 and 7.2.13; "veth: count the
+ * Ethernet header of the stack's frames in NAPI mode" fixes it): when
+ * its peer receives in NAPI mode (an XDP program there, as in the nic
+ * fixture), veth counts each frame of its stack in tx_bytes without its
+ * Ethernet header (veth_xdp_rcv() adds skb->len after eth_type_trans()
+ * has pulled it), ETH_HLEN short.  On veth (!devs), when nothing failed
+ * before and grew is exactly that for stack frames of PKT_LEN bytes,
+ * other frames (XDP's) whole, the test ends as XFAIL (true); else false.
  */
 static bool veth_bytes_short(struct __test_metadata *_metadata, bool devs,
 			     __u64 grew, __u64 stack, __u64 other)
@@ -1924,19 +1924,21 @@ TEST_F(nic, completions_exact)
 /* The frames of one flow that reached the peer, by sequence */
 struct flow_count {
 	__u16 flow;
-	__u32 once;	/* sequences below COMP_FRAMES seen exactly once */
-	__u32 other;	/* a sequence again, or one past COMP_FRAMES */
+	__u32 once;	/* sequences of the batch seen exactly once */
+	__u32 other;	/* a sequence again, or one not of the batch */
 	__u8 seen[COMP_FRAMES];
 };
 
 /*
  * Read what arrived on the peer's AF_PACKET socket until want frames came
  * (RX_WAIT_MS at most), then until it was quiet for QUIET_MS, counting the
- * frames of each flow of fc[0..nr); how many were of none of them or had
- * wrong bytes
+ * frames of each flow of fc[0..nr) whose sequences are the batch's, first
+ * to first + n - 1 (n <= COMP_FRAMES; a frame of an earlier batch that
+ * came late is not one of this one's); how many were of none of the flows
+ * or had wrong bytes
  */
-static __u32 pkt_count_flows(int fd, __u32 want, struct flow_count *fc,
-			     __u32 nr)
+static __u32 pkt_count_flows(int fd, __u32 want, __u32 first, __u32 n,
+			     struct flow_count *fc, __u32 nr)
 {
 	static unsigned char buf[MB_MAX_LEN + 64];
 	__u64 deadline = xsk_now_ms() + RX_WAIT_MS;
@@ -1951,9 +1953,9 @@ static __u32 pkt_count_flows(int fd, __u32 want, struct flow_count *fc,
 		memset(fc[f].seen, 0, sizeof(fc[f].seen));
 	}
 	for (;;) {
-		ssize_t n = pkt_recv_in(fd, buf, sizeof(buf));
+		ssize_t len = pkt_recv_in(fd, buf, sizeof(buf));
 
-		if (n < 0) {
+		if (len < 0) {
 			if (!keep_waiting(&r, want, &deadline, &quiet))
 				break;
 			poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1,
@@ -1961,15 +1963,16 @@ static __u32 pkt_count_flows(int fd, __u32 want, struct flow_count *fc,
 			continue;
 		}
 		r.packets++;
-		for (f = 0; f < nr && !xsk_pkt_check(buf, n, &info); f++)
+		for (f = 0; f < nr && !xsk_pkt_check(buf, len, &info); f++)
 			if (info.sport == fc[f].flow)
 				break;
 		if (f >= nr)
 			stray++;
-		else if (info.seq >= COMP_FRAMES || fc[f].seen[info.seq] == 255)
+		else if (info.seq < first || info.seq - first >= n ||
+			 fc[f].seen[info.seq - first] == 255)
 			fc[f].other++;
 		else
-			fc[f].seen[info.seq]++;
+			fc[f].seen[info.seq - first]++;
 	}
 	for (f = 0; f < nr; f++)
 		for (i = 0; i < COMP_FRAMES; i++) {
@@ -2048,8 +2051,8 @@ TEST_F(nic, xdp_tx_beside_zc_tx)
 	EXPECT_EQ(0U, cc.twice);
 	EXPECT_EQ(0U, cc.stranger);
 	EXPECT_EQ((__u64)COMP_FRAMES, self->port->skel->bss->xsk_tx_back);
-	EXPECT_EQ(0U, pkt_count_flows(self->peer_fd, 2 * COMP_FRAMES, fc,
-				      ARRAY_SIZE(fc)));
+	EXPECT_EQ(0U, pkt_count_flows(self->peer_fd, 2 * COMP_FRAMES, 0,
+				      COMP_FRAMES, fc, ARRAY_SIZE(fc)));
 	EXPECT_EQ(COMP_FRAMES, fc[0].once)
 		TH_LOG("the socket's frames at the peer");
 	EXPECT_EQ(0U, fc[0].other);
@@ -2087,10 +2090,12 @@ static int beside_frames(struct xsk_env *env, int dut_fd, int peer_fd,
 				xsk_pkt_build(frame, sizeof(frame),
 					      env->mac[XENV_PEER],
 					      env->mac[XENV_DUT], STACK_FLOW, i);
-				ret = dut_fd < 0 ? 0 :
-				      xenv_send_fd(dut_fd, frame, sizeof(frame));
-				if (ret)
-					return ret;
+				if (dut_fd >= 0) {
+					ret = xenv_send_fd(dut_fd, frame,
+							   sizeof(frame));
+					if (ret)
+						return ret;
+				}
 				xsk_pkt_build(frame, sizeof(frame),
 					      env->mac[XENV_DUT],
 					      env->mac[XENV_PEER], XDP_TX_FLOW, i);
@@ -2098,8 +2103,8 @@ static int beside_frames(struct xsk_env *env, int dut_fd, int peer_fd,
 				if (ret)
 					return ret;
 			}
-			*wrong += pkt_count_flows(peer_fd, flows * n, fc,
-						  ARRAY_SIZE(fc));
+			*wrong += pkt_count_flows(peer_fd, flows * n, b, n,
+						  fc, ARRAY_SIZE(fc));
 			for (f = 0; f < ARRAY_SIZE(fc); f++) {
 				got[f] += fc[f].once;
 				*wrong += fc[f].other;
@@ -2155,6 +2160,7 @@ TEST_F(nic, stats_count_xdp_tx)
 	ASSERT_EQ(0, beside_frames(self->env, -1, self->peer_fd, got, &wrong));
 	EXPECT_EQ(want, got[1]) TH_LOG("the XDP_TX frames at the peer");
 	EXPECT_EQ(0U, got[0] + wrong);
+	EXPECT_EQ((__u64)want, self->port->skel->bss->xsk_tx_back);
 	beside_counted(_metadata, variant->devs, self->env->ifname[XENV_DUT],
 		       &c0, got);
 }
@@ -2187,6 +2193,7 @@ TEST_F(nic, stats_count_beside_xdp_tx)
 	EXPECT_EQ(want, got[0]) TH_LOG("the stack's frames at the peer");
 	EXPECT_EQ(want, got[1]) TH_LOG("the XDP_TX frames at the peer");
 	EXPECT_EQ(0U, wrong);
+	EXPECT_EQ((__u64)want, self->port->skel->bss->xsk_tx_back);
 	beside_counted(_metadata, variant->devs, dut, &c0, got);
 }
 
