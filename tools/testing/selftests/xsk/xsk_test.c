@@ -2115,30 +2115,53 @@ static int beside_frames(struct xsk_env *env, int dut_fd, int peer_fd,
 }
 
 /*
- * The dut's counters after beside_frames(), from c0: tx_packets grew by
- * what the peer got of both flows, tx_bytes by PKT_LEN for each (the frame
- * as it goes out: a driver's header in front of it is not the frame's);
- * on veth, a known bug of its (veth_bytes_short()) ends the test as XFAIL.
+ * beside_frames() through the dut's program, with the dut's stack sending
+ * beside it (stack) or not; the peer gets every frame once and the dut's
+ * counters grow by them: tx_packets by each frame, tx_bytes by PKT_LEN
+ * for each (the frame as it goes out: a driver's header in front of it is
+ * not the frame's).  On veth a known bug of its (veth_bytes_short()) ends
+ * the test as XFAIL.
  */
-static void beside_counted(struct __test_metadata *_metadata, bool devs,
-			   const char *dut, const struct netdev_counts *c0,
-			   const __u32 got[2])
+static void xdp_tx_counted(struct __test_metadata *_metadata,
+			   struct _test_data_nic *self, enum xsk_mode mode,
+			   bool devs, bool stack)
 {
-	__u64 sent = got[0] + got[1];
-	struct netdev_counts c;
+	const char *dut = self->env->ifname[XENV_DUT];
+	const __u32 want = BESIDE_ROUNDS * COMP_FRAMES;
+	__u32 got[2] = {}, wrong = 0;
+	struct netdev_counts c0, c;
+	__u64 sent;
 
-	ASSERT_EQ(0, netdev_counts_settled(dut, c0->rx_packets,
-					   c0->tx_packets + sent, &c));
-	EXPECT_EQ(c0->tx_packets + sent, c.tx_packets)
+	ASSERT_EQ(0, nic_open(self->env, &self->port, mode, NULL, self->err))
+		TH_LOG("%s", self->err);
+	self->port->skel->bss->xsk_tx_flow = XDP_TX_FLOW;
+	if (stack) {
+		self->dut_fd = xenv_send_socket(self->env->ifindex[XENV_DUT]);
+		ASSERT_LE(0, self->dut_fd)
+			TH_LOG("AF_PACKET socket on %s: %s", dut,
+			       strerror(-self->dut_fd));
+	}
+	ASSERT_EQ(0, netdev_counts(dut, &c0));
+	ASSERT_EQ(0, beside_frames(self->env, self->dut_fd, self->peer_fd,
+				   got, &wrong));
+	EXPECT_EQ(stack ? want : 0, got[0]) TH_LOG("the stack's frames at the peer");
+	EXPECT_EQ(want, got[1]) TH_LOG("the XDP_TX frames at the peer");
+	EXPECT_EQ(0U, wrong);
+	EXPECT_EQ((__u64)want, self->port->skel->bss->xsk_tx_back);
+
+	sent = got[0] + got[1];
+	ASSERT_EQ(0, netdev_counts_settled(dut, c0.rx_packets,
+					   c0.tx_packets + sent, &c));
+	EXPECT_EQ(c0.tx_packets + sent, c.tx_packets)
 		TH_LOG("%s's tx_packets grew by %llu over %u frames of its stack and %u of XDP_TX",
-		       dut, (unsigned long long)(c.tx_packets - c0->tx_packets),
+		       dut, (unsigned long long)(c.tx_packets - c0.tx_packets),
 		       got[0], got[1]);
-	if (veth_bytes_short(_metadata, devs, c.tx_bytes - c0->tx_bytes,
-			     got[0], got[1]))
+	if (veth_bytes_short(_metadata, devs, c.tx_bytes - c0.tx_bytes, got[0],
+			     got[1]))
 		return;
-	EXPECT_EQ(c0->tx_bytes + sent * PKT_LEN, c.tx_bytes)
+	EXPECT_EQ(c0.tx_bytes + sent * PKT_LEN, c.tx_bytes)
 		TH_LOG("%s's tx_bytes grew by %llu over %u + %u frames (stack, XDP_TX) of %u bytes",
-		       dut, (unsigned long long)(c.tx_bytes - c0->tx_bytes),
+		       dut, (unsigned long long)(c.tx_bytes - c0.tx_bytes),
 		       got[0], got[1], PKT_LEN);
 }
 
@@ -2149,52 +2172,19 @@ static void beside_counted(struct __test_metadata *_metadata, bool devs,
  */
 TEST_F(nic, stats_count_xdp_tx)
 {
-	const __u32 want = BESIDE_ROUNDS * COMP_FRAMES;
-	__u32 got[2] = {}, wrong = 0;
-	struct netdev_counts c0;
-
-	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
-			      self->err)) TH_LOG("%s", self->err);
-	self->port->skel->bss->xsk_tx_flow = XDP_TX_FLOW;
-	ASSERT_EQ(0, netdev_counts(self->env->ifname[XENV_DUT], &c0));
-	ASSERT_EQ(0, beside_frames(self->env, -1, self->peer_fd, got, &wrong));
-	EXPECT_EQ(want, got[1]) TH_LOG("the XDP_TX frames at the peer");
-	EXPECT_EQ(0U, got[0] + wrong);
-	EXPECT_EQ((__u64)want, self->port->skel->bss->xsk_tx_back);
-	beside_counted(_metadata, variant->devs, self->env->ifname[XENV_DUT],
-		       &c0, got);
+	xdp_tx_counted(_metadata, self, variant->mode, variant->devs, false);
 }
 
 /*
  * The stack's frames and the program's XDP_TX frames on one Tx queue, each
- * counted once: beside_frames(), and the peer receives every frame of
- * both flows once.  With one queue pair (xenv_opts.queues) the two share
- * the queue where a driver has no XDP queues of its own; XDP_TX then
- * reaps some of the stack's completions, where virtio-net 7.2.13 counted
- * them nowhere: a few, or a few hundred on a busy host, in some runs on
- * QEMU, not all.
+ * counted once.  With one queue pair (xenv_opts.queues) the two share the
+ * queue where a driver has no XDP queues of its own; XDP_TX then reaps
+ * some of the stack's completions, where virtio-net 7.2.13 counted them
+ * nowhere: a few, or a few hundred, in some runs on QEMU, not all.
  */
 TEST_F(nic, stats_count_beside_xdp_tx)
 {
-	const char *dut = self->env->ifname[XENV_DUT];
-	const __u32 want = BESIDE_ROUNDS * COMP_FRAMES;
-	__u32 got[2] = {}, wrong = 0;
-	struct netdev_counts c0;
-
-	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
-			      self->err)) TH_LOG("%s", self->err);
-	self->port->skel->bss->xsk_tx_flow = XDP_TX_FLOW;
-	self->dut_fd = xenv_send_socket(self->env->ifindex[XENV_DUT]);
-	ASSERT_LE(0, self->dut_fd) TH_LOG("AF_PACKET socket on %s: %s", dut,
-					  strerror(-self->dut_fd));
-	ASSERT_EQ(0, netdev_counts(dut, &c0));
-	ASSERT_EQ(0, beside_frames(self->env, self->dut_fd, self->peer_fd,
-				   got, &wrong));
-	EXPECT_EQ(want, got[0]) TH_LOG("the stack's frames at the peer");
-	EXPECT_EQ(want, got[1]) TH_LOG("the XDP_TX frames at the peer");
-	EXPECT_EQ(0U, wrong);
-	EXPECT_EQ((__u64)want, self->port->skel->bss->xsk_tx_back);
-	beside_counted(_metadata, variant->devs, dut, &c0, got);
+	xdp_tx_counted(_metadata, self, variant->mode, variant->devs, true);
 }
 
 /*
