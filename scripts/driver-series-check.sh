@@ -65,7 +65,11 @@ for d in "${drivers[@]}"; do
 
 	# 1. git am on a fresh baseline
 	series_am_alone "$kernel" "$wt" "patches/$d/0*.patch" "${series[@]}"
-	say "$d: git am: ${#series[@]} patches apply on the baseline, on their own"
+	if [ ${#series[@]} -eq 1 ]; then
+		say "$d: git am: its patch applies on the baseline, on its own"
+	else
+		say "$d: git am: ${#series[@]} patches apply on the baseline, on their own"
+	fi
 
 	# 2. checkpatch (the baseline, a source package, has no history in
 	# which a Fixes: tag's commit could be looked up: step 3 checks its
