@@ -33,7 +33,7 @@
 #                    model of NICS and test_progs -t xsk, baseline and series
 #                    kernels (UPSTREAM_CHECK_OPTS="--no-btf --no-suite")
 # make driver-series-check  the driver fix series (patches/vmxnet3/,
-#                    patches/virtio-net/): each
+#                    patches/virtio-net/, patches/veth/): each
 #                    git am alone on the baseline, checkpatch --strict, Fixes:
 # make xdp-py-check  patches/xdp-py/ (the second series): git am alone,
 #                    checkpatch --strict, its selftests build
