@@ -1204,6 +1204,16 @@ TEST(dev_policy_parsed)
 #define TX_FILL_FLOW	4000	/* the flow of what tx_fill() sends */
 #define STACK_FLOW	6000	/* of what the dut's stack sends */
 
+/* Frame seq of flow STACK_FLOW, PKT_LEN bytes, from the dut's stack out of fd */
+static int stack_send(const struct xsk_env *env, int fd, __u32 seq)
+{
+	unsigned char frame[PKT_LEN];
+
+	xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_PEER],
+		      env->mac[XENV_DUT], STACK_FLOW, seq);
+	return xenv_send_fd(fd, frame, sizeof(frame));
+}
+
 FIXTURE(nic) {
 	struct xsk_env *env;
 	struct xsk_port *port;
@@ -1746,7 +1756,6 @@ TEST_F(nic, stats_count_stack_frames)
 	const char *dut = self->env->ifname[XENV_DUT];
 	__u32 i, j, packets = 0, bad = 0;
 	struct netdev_counts c0, c;
-	unsigned char frame[PKT_LEN];
 	struct rx_result r;
 
 	ASSERT_EQ(0, nic_open(self->env, &self->port, variant->mode, NULL,
@@ -1756,13 +1765,8 @@ TEST_F(nic, stats_count_stack_frames)
 					  strerror(-self->dut_fd));
 	ASSERT_EQ(0, netdev_counts(dut, &c0));
 	for (i = 0; i < NR_PKTS; i += NIC_BATCH) {
-		for (j = i; j < i + NIC_BATCH; j++) {
-			xsk_pkt_build(frame, sizeof(frame),
-				      self->env->mac[XENV_PEER],
-				      self->env->mac[XENV_DUT], STACK_FLOW, j);
-			ASSERT_EQ(0, xenv_send_fd(self->dut_fd, frame,
-						  sizeof(frame)));
-		}
+		for (j = i; j < i + NIC_BATCH; j++)
+			ASSERT_EQ(0, stack_send(self->env, self->dut_fd, j));
 		pkt_recv(self->peer_fd, NIC_BATCH, PKT_LEN, i, NULL, &r);
 		packets += r.packets;
 		bad += r.bad_len + r.bad_payload + r.out_of_order;
@@ -2078,37 +2082,29 @@ static int beside_frames(struct xsk_env *env, int dut_fd, int peer_fd,
 	static struct flow_count fc[] = {
 		{ .flow = STACK_FLOW }, { .flow = XDP_TX_FLOW },
 	};
-	__u32 round, b, n, i, f, flows = dut_fd < 0 ? 1 : 2;
+	__u32 k, b, n, i, f, flows = dut_fd < 0 ? 1 : 2;
 	unsigned char frame[PKT_LEN];
 	int ret;
 
-	for (round = 0; round < BESIDE_ROUNDS; round++) {
-		for (b = 0; b < COMP_FRAMES; b += n) {
-			n = COMP_FRAMES - b < NIC_BATCH ? COMP_FRAMES - b :
-							  NIC_BATCH;
-			for (i = b; i < b + n; i++) {
-				xsk_pkt_build(frame, sizeof(frame),
-					      env->mac[XENV_PEER],
-					      env->mac[XENV_DUT], STACK_FLOW, i);
-				if (dut_fd >= 0) {
-					ret = xenv_send_fd(dut_fd, frame,
-							   sizeof(frame));
-					if (ret)
-						return ret;
-				}
-				xsk_pkt_build(frame, sizeof(frame),
-					      env->mac[XENV_DUT],
-					      env->mac[XENV_PEER], XDP_TX_FLOW, i);
-				ret = xenv_send(env, frame, sizeof(frame));
-				if (ret)
-					return ret;
-			}
-			*wrong += pkt_count_flows(peer_fd, flows * n, b, n,
-						  fc, ARRAY_SIZE(fc));
-			for (f = 0; f < ARRAY_SIZE(fc); f++) {
-				got[f] += fc[f].once;
-				*wrong += fc[f].other;
-			}
+	/* batches of a round end at COMP_FRAMES: b starts again at 0 */
+	for (k = 0; k < BESIDE_ROUNDS * COMP_FRAMES; k += n) {
+		b = k % COMP_FRAMES;
+		n = COMP_FRAMES - b < NIC_BATCH ? COMP_FRAMES - b : NIC_BATCH;
+		for (i = b; i < b + n; i++) {
+			ret = dut_fd < 0 ? 0 : stack_send(env, dut_fd, i);
+			if (ret)
+				return ret;
+			xsk_pkt_build(frame, sizeof(frame), env->mac[XENV_DUT],
+				      env->mac[XENV_PEER], XDP_TX_FLOW, i);
+			ret = xenv_send(env, frame, sizeof(frame));
+			if (ret)
+				return ret;
+		}
+		*wrong += pkt_count_flows(peer_fd, flows * n, b, n, fc,
+					  ARRAY_SIZE(fc));
+		for (f = 0; f < ARRAY_SIZE(fc); f++) {
+			got[f] += fc[f].once;
+			*wrong += fc[f].other;
 		}
 	}
 	return 0;
