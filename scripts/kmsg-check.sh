@@ -19,6 +19,10 @@
 #   rcu: INFO: ... detected stall(s), ... self-detected stall
 #   unreferenced object 0x...    (kmemleak, after a scan)
 #   ... stalled pool shutdown    (page_pool pages never returned)
+#   ... NETDEV WATCHDOG: ...     a TX queue stopped past the driver's
+#                                watchdog_timeo with its carrier on: a Tx
+#                                stall (dev_watchdog() logs it with
+#                                netdev_crit(), no WARNING, in 7.2)
 #   refcount_t: ..., list_add corruption, list_del corruption
 #   ------------[ cut here ]------------  (the line before most of them)
 #
@@ -78,6 +82,7 @@ awk -v name="$name" '
 		       s ~ /self-detected stall on CPU/ ||
 		       s ~ /^unreferenced object 0x/ ||
 		       s ~ /stalled pool shutdown/ ||
+		       s ~ /NETDEV WATCHDOG: / ||
 		       s ~ /^refcount_t: / ||
 		       s ~ /^list_(add|del) corruption/
 	}
