@@ -2645,21 +2645,29 @@ TEST_F(nic, mtu_past_one_buffer)
 }
 
 /*
- * What nic_app() reports when asked to end: the descriptors it
- * put on its TX ring, and of those the ones the kernel completed within
- * APP_TX_DRAIN_MS of its last frame (a TX ring the driver no longer
- * serves keeps the rest for good)
+ * What nic_app() reports when asked to end: the descriptors it put on its
+ * TX ring, and of those the ones the kernel completed by the end of its
+ * drain.  The drain kicks the ring until every descriptor has completed,
+ * or no completion has come for APP_TX_STALL_MS (a TX ring the driver no
+ * longer serves keeps the rest for good), or APP_TX_DRAIN_MS have passed:
+ * what a slow kernel takes to send a full ring is not a stall (a one-CPU
+ * debug guest under TCG took 32 frames a kick, a kick every 1.3 s, and
+ * had 1190 left after the fixed 20 s this drain had before).
  */
 struct app_tx {
 	__u64 descs;
 	__u64 completed;
 	/* of the others, those the kernel never took off the TX ring */
 	__u64 untaken;
+	__u64 backlog;		/* not completed when the drain began */
 	__u64 drain_kicks;	/* sendto() kicks in the drain */
+	__u64 drain_ms;		/* how long it took */
+	__u64 quiet_ms;		/* since its last completion, at its end */
 	int kick_errno;		/* the last kick's errno, 0 if it had none */
 };
 
-#define APP_TX_DRAIN_MS	xsk_ms(5000)
+#define APP_TX_STALL_MS	xsk_ms(5000)
+#define APP_TX_DRAIN_MS	xsk_ms(30000)
 
 /*
  * The application of app_killed_mid_run and the reconfiguration tests: its
@@ -2696,7 +2704,7 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 	struct xsk_socket *xs;
 	char err[XSK_ERRLEN];
 	struct app_tx r = {};
-	__u64 end, kicks, turn, owed = 0;
+	__u64 start, end, last, kicks, turn, owed = 0;
 	char byte;
 
 	if (xsk_port_open(&port, &o, err)) {
@@ -2729,13 +2737,20 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 			turn = xsk_now_us();
 		}
 	}
-	end = xsk_now_ms() + APP_TX_DRAIN_MS;
+	start = xsk_now_ms();
+	end = start + APP_TX_DRAIN_MS;
+	last = start;
 	kicks = xs->stats.tx_kicks;
-	while (xs->stats.tx_completed < xs->stats.tx_descs && xsk_now_ms() < end) {
+	r.backlog = xs->stats.tx_descs - xs->stats.tx_completed;
+	while (xs->stats.tx_completed < xs->stats.tx_descs && xsk_now_ms() < end &&
+	       xsk_now_ms() - last < APP_TX_STALL_MS) {
 		xsk_kick_tx(xs);
-		xsk_comp_reclaim(xs);
+		if (xsk_comp_reclaim(xs))
+			last = xsk_now_ms();
 		usleep(1000);
 	}
+	r.drain_ms = xsk_now_ms() - start;
+	r.quiet_ms = xsk_now_ms() - last;
 	r.descs = xs->stats.tx_descs;
 	r.completed = xs->stats.tx_completed;
 	r.untaken = xring_prod_untaken(&xs->tx);
@@ -2849,15 +2864,16 @@ static int app_start(struct _test_data_nic *self, enum xsk_mode mode,
 
 /*
  * Ask the application to end and wait for its report (*r) and its exit:
- * 0, -ETIMEDOUT (no report within 10 s, times XSK_TIME_SCALE), or -EIO (it
- * ended without one; its status in *st).  The peer's socket is read
- * meanwhile: a frame sent in copy mode completes when its skb is freed,
- * which a veth peer's socket holding it would put off.
+ * 0, -ETIMEDOUT (no report within its longest drain and 10 s more, times
+ * XSK_TIME_SCALE), or -EIO (it ended without one; its status in *st).
+ * The peer's socket is read meanwhile: a frame sent in copy mode completes
+ * when its skb is freed, which a veth peer's socket holding it would put
+ * off.
  */
 static int app_finish(struct _test_data_nic *self, struct app_tx *r, int *st)
 {
 	struct pollfd pfd = { .fd = self->app_ctl, .events = POLLIN };
-	__u64 end = xsk_now_ms() + xsk_ms(10000);
+	__u64 end = xsk_now_ms() + APP_TX_DRAIN_MS + xsk_ms(10000);
 	ssize_t got = 0;
 	int ret;
 
@@ -3314,16 +3330,21 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 		TH_LOG("the application did not report (status %d)", st);
 	TH_LOG("the application sent %llu frames in all (%u steps)",
 	       (unsigned long long)tx.descs, RECONF_STEPS);
+	TH_LOG("%llu of them outstanding when it was asked to end; drained in %llu ms",
+	       (unsigned long long)tx.backlog, (unsigned long long)tx.drain_ms);
 	EXPECT_EQ(tx.descs, tx.completed)
 		TH_LOG("%llu of the %llu descriptors the application sent never completed",
 		       (unsigned long long)(tx.descs - tx.completed),
 		       (unsigned long long)tx.descs);
 	/* a queue that refused them, or frames the driver kept */
-	if (tx.descs != tx.completed)
+	if (tx.descs != tx.completed) {
 		TH_LOG("%llu of them never taken off the TX ring; %llu drain kicks, the last: %s",
 		       (unsigned long long)tx.untaken,
 		       (unsigned long long)tx.drain_kicks,
 		       tx.kick_errno ? strerror(tx.kick_errno) : "no error");
+		TH_LOG("no completion in the drain's last %llu ms",
+		       (unsigned long long)tx.quiet_ms);
+	}
 	EXPECT_LT(0ULL, tx.descs);
 	nic_pools_returned(_metadata, self, live);
 }
