@@ -3067,7 +3067,9 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
  * virtio-net's app_killed_mid_run took 132 s of guest time (5.6-10.7 s
  * on the normal kernel), past the default 30 s times XSK_TIME_SCALE 4.
  */
+#ifndef RECONF_TIMEOUT
 #define RECONF_TIMEOUT	180
+#endif
 
 /*
  * An application killed (SIGKILL) while it receives and sends, its socket
@@ -3171,8 +3173,16 @@ TEST_F_TIMEOUT(nic, attach_bind_loop, 1200)
  * batches from the peer; the application must live through all of them,
  * and afterwards frames must still reach its socket and its own the peer.
  * An operation the driver does not have (EOPNOTSUPP) skips the test.
+ * A stress build may take more steps, and the application unpaced:
+ * make USERCFLAGS="-DRECONF_STEPS=100 -DRECONF_PACED=false" (and a
+ * longer RECONF_TIMEOUT; tests/repro/xsk-tx-drain.sh).
  */
+#ifndef RECONF_STEPS
 #define RECONF_STEPS	4
+#endif
+#ifndef RECONF_PACED
+#define RECONF_PACED	true
+#endif
 
 enum reconf_op { RECONF_MTU, RECONF_PROG, RECONF_FRAGS, RECONF_LINK,
 		 RECONF_RING, RECONF_CHANNELS };
@@ -3282,7 +3292,7 @@ static void reconf_under_traffic(struct __test_metadata *_metadata,
 		     self->env->ifname[XENV_DUT]);
 	ASSERT_EQ(0, ret);
 	live = nic_pools_before(self);
-	ASSERT_EQ(0, app_start(self, mode, true, &st))
+	ASSERT_EQ(0, app_start(self, mode, RECONF_PACED, &st))
 		TH_LOG("the application did not bind (status %d)",
 		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	if (op == RECONF_PROG) {
