@@ -7,6 +7,7 @@
 # a debug kernel.  BIN is a stress build of the suite (100 steps, the
 # application unpaced), made on the host:
 #
+#   mkdir -p build/xsk-stress
 #   make -C tools/testing/selftests/xsk OUTPUT=$PWD/build/xsk-stress \
 #       KHDR_INCLUDES="-isystem $PWD/build/khdr/usr/include" \
 #       USERCFLAGS="-DRECONF_STEPS=100 -DRECONF_PACED=false -DRECONF_TIMEOUT=1800"
