@@ -2645,16 +2645,25 @@ TEST_F(nic, mtu_past_one_buffer)
 }
 
 /*
+ * The harness timeout of the tests that reset the dut (a link flap, a
+ * reconfiguration): seconds apiece under QEMU's TCG.  On a debug kernel,
+ * virtio-net's app_killed_mid_run took 132 s of guest time (5.6-10.7 s
+ * on the normal kernel), past the default 30 s times XSK_TIME_SCALE 4.
+ */
+#ifndef RECONF_TIMEOUT
+#define RECONF_TIMEOUT	180
+#endif
+
+/*
  * What nic_app() reports when asked to end: the descriptors it put on its
  * TX ring, and of those the ones the kernel completed by the end of its
  * drain.  The drain kicks the ring until every descriptor has completed,
  * or no completion has come for APP_TX_STALL_MS (a TX ring the driver no
- * longer serves keeps the rest for good), or APP_TX_DRAIN_MS have passed:
- * what a slow kernel takes to send a full ring is not a stall (a one-CPU
- * debug guest under TCG took 32 frames a kick, a kick every 1.3 s, and
- * had 1190 left after the fixed 20 s this drain had before; a drain of
- * 1827 took 93 s there, near the 120 s a limit of 30 s gave at
- * XSK_TIME_SCALE 4).
+ * longer serves keeps the rest for good), or APP_TX_DRAIN_MS have passed
+ * (a third of the test's timeout): what a slow kernel takes to send a full
+ * ring is not a stall (a one-CPU debug guest under TCG took 32 frames a
+ * kick, a kick every 1.3 s, and had 1190 left after the fixed 20 s this
+ * drain had before; a stress build's full ring took 93 to 121 s there).
  */
 struct app_tx {
 	__u64 descs;
@@ -2669,7 +2678,7 @@ struct app_tx {
 };
 
 #define APP_TX_STALL_MS	xsk_ms(5000)
-#define APP_TX_DRAIN_MS	xsk_ms(60000)
+#define APP_TX_DRAIN_MS	xsk_ms(RECONF_TIMEOUT * 1000 / 3)
 
 /*
  * The application of app_killed_mid_run and the reconfiguration tests: its
@@ -3062,16 +3071,6 @@ static void nic_pools_returned(struct __test_metadata *_metadata,
 		TH_LOG("%llu pages more in use than before (an Rx ring: %u)",
 		       (unsigned long long)(p.live_pages - live), ring);
 }
-
-/*
- * The harness timeout of the tests that reset the dut (a link flap, a
- * reconfiguration): seconds apiece under QEMU's TCG.  On a debug kernel,
- * virtio-net's app_killed_mid_run took 132 s of guest time (5.6-10.7 s
- * on the normal kernel), past the default 30 s times XSK_TIME_SCALE 4.
- */
-#ifndef RECONF_TIMEOUT
-#define RECONF_TIMEOUT	180
-#endif
 
 /*
  * An application killed (SIGKILL) while it receives and sends, its socket
