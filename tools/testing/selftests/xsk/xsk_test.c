@@ -2715,7 +2715,7 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 	struct xsk_socket *xs;
 	char err[XSK_ERRLEN];
 	struct app_tx r = {};
-	__u64 start, end, last, kicks, turn, owed = 0;
+	__u64 start, end, last, now, kicks, turn, owed = 0;
 	char byte;
 
 	if (xsk_port_open(&port, &o, err)) {
@@ -2753,17 +2753,18 @@ static void nic_app(struct xsk_env *env, enum xsk_mode mode, bool paced,
 	last = start;
 	kicks = xs->stats.tx_kicks;
 	r.backlog = xs->stats.tx_descs - xs->stats.tx_completed;
-	while (xs->stats.tx_completed < xs->stats.tx_descs && xsk_now_ms() < end &&
-	       xsk_now_ms() - last < APP_TX_STALL_MS) {
-		xsk_kick_tx(xs);
+	for (;;) {
+		now = xsk_now_ms();
 		if (xsk_comp_reclaim(xs))
-			last = xsk_now_ms();
+			last = now;
+		if (xs->stats.tx_completed >= xs->stats.tx_descs ||
+		    now >= end || now - last >= APP_TX_STALL_MS)
+			break;
+		xsk_kick_tx(xs);
 		usleep(1000);
 	}
-	if (xsk_comp_reclaim(xs))	/* what the last rest brought */
-		last = xsk_now_ms();
-	r.drain_ms = xsk_now_ms() - start;
-	r.quiet_ms = xsk_now_ms() - last;
+	r.drain_ms = now - start;
+	r.quiet_ms = now - last;
 	r.descs = xs->stats.tx_descs;
 	r.completed = xs->stats.tx_completed;
 	r.untaken = xring_prod_untaken(&xs->tx);
