@@ -39,7 +39,8 @@
 #
 # XSK_TIME_SCALE in the environment is the guest's too (the xsk suite's
 # deadlines and timeouts are multiplied by it); unset, vm-init.sh sets 4
-# on a debug kernel (one with lockdep: KERNEL_DEBUG=1's).
+# on a debug kernel (one with lockdep: KERNEL_DEBUG=1's).  A kernel built
+# with KASAN boots with no5lvl (4-level paging; the reason below).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
